@@ -1,0 +1,28 @@
+# Convenience targets. Plain `cargo build --release` is always enough; these
+# add the native-CPU build and the long-running checks.
+CARGO ?= cargo
+BIN := target/release/chuhe
+
+.PHONY: build native test bench perft clippy fmt
+
+build:
+	$(CARGO) build --release
+
+# Uses the build machine's instruction set (BMI2, AVX2, ...): fastest, not portable.
+native:
+	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release
+
+test:
+	$(CARGO) test --release
+
+bench:
+	$(CARGO) bench
+
+perft: build
+	$(BIN) perft --depth 6
+
+clippy:
+	$(CARGO) clippy --release --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt --all

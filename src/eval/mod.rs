@@ -1,0 +1,2 @@
+//! Evaluation: one interface (`evaluate`) in front of the hand-crafted
+//! evaluation now and the NNUE network later.

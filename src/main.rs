@@ -1,0 +1,63 @@
+//! The `chuhe` command line. With no subcommand it speaks UCCI/UCI on
+//! stdin/stdout; subcommands run the tools.
+
+use chuhe::board::Position;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "chuhe", version, about = "Chuhe (楚河), a xiangqi engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (move generator check and speed).
+    Perft {
+        /// Position to start from (start position when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long, default_value_t = 5)]
+        depth: u32,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Split the root moves over this many threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft {
+            fen,
+            depth,
+            divide,
+            threads,
+        }) => {
+            let pos = match fen.as_deref().map(Position::from_fen) {
+                None => Position::startpos(),
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    eprintln!("error: bad --fen: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            if depth > 12 {
+                eprintln!("error: --depth {depth} is too deep for perft (at most 12)");
+                return ExitCode::from(2);
+            }
+            let threads = threads.clamp(1, 1024);
+            chuhe::tools::perft::run(&pos, depth, divide, threads, &mut |l| println!("{l}"));
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!("the protocol loop is not built yet; try `chuhe perft`");
+            ExitCode::from(2)
+        }
+    }
+}

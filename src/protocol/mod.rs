@@ -1,0 +1,1 @@
+//! The UCCI and UCI protocol loop on stdin/stdout.

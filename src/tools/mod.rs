@@ -1,0 +1,3 @@
+//! Tools built on the library: perft, and (as they land) bench, judge and the match runner.
+
+pub mod perft;
