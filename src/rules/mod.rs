@@ -75,3 +75,25 @@ pub fn judge(pos: &Position) -> Option<Verdict> {
 pub fn repetition_in_search(_pos: &Position, _plies_back: usize) -> RepetitionScore {
     RepetitionScore::Draw
 }
+
+/// At the third occurrence of a cycle that is "forbidden, loses": the side
+/// that must vary and the move it must not play again (for `banmoves`).
+/// Interim: none, until the full judge lands.
+pub fn must_vary(_pos: &Position) -> Option<MustVary> {
+    None
+}
+
+/// Whether the natural move limit (60 moves without a capture, checks capped)
+/// has been reached in `pos`. Interim: plain 120-ply count.
+pub fn natural_limit_reached(pos: &Position) -> bool {
+    pos.halfmove_clock() >= 120
+}
+
+/// Whether neither side can possibly win (no attacking material at all).
+/// Interim: no rook, knight, cannon or pawn on the board.
+pub fn no_winning_material(pos: &Position) -> bool {
+    use crate::board::PieceKind::*;
+    [Rook, Knight, Cannon, Pawn]
+        .iter()
+        .all(|&k| pos.kind_bb(k).is_empty())
+}

@@ -3,7 +3,8 @@
 //! CONTRACT (the protocol codes against these names; keep them stable):
 //! - `Engine::new()`, `set_hash_mb`, `set_threads`, `new_game` (clears the TT
 //!   and histories).
-//! - `Engine::go(&mut self, pos, limits, on_info) -> SearchResult` searches
+//! - `Engine::go(&mut self, pos: &Position, limits: &Limits,
+//!   on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult` searches
 //!   synchronously on the calling thread (helper threads inside), calling
 //!   `on_info` for each `info` line worth printing, and returns when a limit is
 //!   reached or `StopHandle::stop()` is called from another thread.
@@ -13,5 +14,7 @@
 //! - `pos` carries the game history (moves made with `make_move` since the
 //!   FEN), which the repetition rules read.
 
+mod engine;
 mod limits;
+pub use engine::Engine;
 pub use limits::{Limits, Score, SearchInfo, SearchResult, StopHandle};
