@@ -28,6 +28,17 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Search a fixed list of positions to a fixed depth: the node count is
+    /// the search's signature, the speed its nps figure.
+    Bench {
+        #[arg(long, default_value_t = chuhe::tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,6 +64,20 @@ fn main() -> ExitCode {
             }
             let threads = threads.clamp(1, 1024);
             chuhe::tools::perft::run(&pos, depth, divide, threads, &mut |l| println!("{l}"));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
+            if !(1..=64).contains(&depth) {
+                eprintln!("error: --depth {depth} is out of range (1 to 64)");
+                return ExitCode::from(2);
+            }
+            let threads = threads.clamp(1, 256);
+            let hash = hash.clamp(1, 65536);
+            chuhe::tools::bench::run(depth, threads, hash, &mut |l| println!("{l}"));
             ExitCode::SUCCESS
         }
         None => {

@@ -105,6 +105,9 @@ pub struct Position {
     by_kind: [Bitboard; 7],
     side: Color,
     key: u64,
+    /// Material and piece-square sum, packed (middle game, endgame), from
+    /// Red's side; kept here so the evaluation never has to loop over pieces.
+    psq: crate::eval::psqt::Packed,
     /// Plies since the last capture (FEN field 5).
     halfmove: u16,
     /// Full-move number (FEN field 6), kept only for printing.
@@ -130,6 +133,7 @@ impl Position {
             by_kind: [Bitboard::EMPTY; 7],
             side: Color::Red,
             key: 0,
+            psq: 0,
             halfmove: 0,
             fullmove: 1,
             history: Vec::with_capacity(256),
@@ -268,6 +272,13 @@ impl Position {
         self.key
     }
 
+    /// Material plus piece-square values, packed (middle game, endgame) as
+    /// `eval::psqt` packs them, from Red's point of view.
+    #[inline]
+    pub fn psq(&self) -> crate::eval::psqt::Packed {
+        self.psq
+    }
+
     /// Plies since the last capture, counting the FEN's field 5 and the moves made since.
     #[inline]
     pub fn halfmove_clock(&self) -> u32 {
@@ -330,6 +341,7 @@ impl Position {
         self.by_color[piece.color().index()].set(sq);
         self.by_kind[piece.kind().index()].set(sq);
         self.key ^= zobrist::piece_square(piece, sq);
+        self.psq += crate::eval::psqt::psq(piece, sq);
     }
 
     #[inline]
@@ -338,6 +350,7 @@ impl Position {
         self.by_color[piece.color().index()].clear(sq);
         self.by_kind[piece.kind().index()].clear(sq);
         self.key ^= zobrist::piece_square(piece, sq);
+        self.psq -= crate::eval::psqt::psq(piece, sq);
     }
 
     /// Plays a move. The move must be legal (or at least pseudo-legal: a piece of

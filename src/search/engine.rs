@@ -1,17 +1,28 @@
-//! Interim search: iterative-deepening alpha-beta on material, enough to play
-//! legal moves behind the public contract while the real search is built.
+//! The engine behind the public contract: owns the transposition table and
+//! the per-thread move-ordering memory, and runs one search (Lazy SMP: every
+//! thread searches the same root, sharing only the TT; the calling thread is
+//! the main one and decides the move).
 
+use super::history::Heuristics;
 use super::limits::*;
-use crate::board::{GenType, MoveList, PieceKind, Position};
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use super::time::TimeManager;
+use super::tt::Tt;
+use super::values::{to_score, MATE};
+use super::worker::{Shared, Worker};
+use crate::board::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
-const MATE: i32 = 30000;
+const DEFAULT_HASH_MB: usize = 64;
+/// More threads than this are refused quietly (clamped).
+const MAX_THREADS: usize = 256;
 
 pub struct Engine {
+    tt: Tt,
     hash_mb: usize,
     threads: usize,
     handle: StopHandle,
+    heuristics: Vec<Heuristics>,
 }
 
 impl Default for Engine {
@@ -20,104 +31,39 @@ impl Default for Engine {
     }
 }
 
-struct Ctx<'a> {
-    nodes: u64,
-    start: Instant,
-    deadline: Option<Duration>,
-    max_nodes: Option<u64>,
-    handle: &'a StopHandle,
-    aborted: bool,
-}
-
-impl Ctx<'_> {
-    fn should_stop(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.nodes & 1023 == 0 {
-            if self.handle.stop.load(Ordering::Relaxed) {
-                self.aborted = true;
-            }
-            if let Some(d) = self.deadline {
-                if self.start.elapsed() >= d {
-                    self.aborted = true;
-                }
-            }
-        }
-        if let Some(n) = self.max_nodes {
-            if self.nodes >= n {
-                self.aborted = true;
-            }
-        }
-        self.aborted
-    }
-}
-
-fn material(pos: &Position) -> i32 {
-    const V: [i32; 7] = [0, 20, 20, 40, 90, 45, 10];
-    let us = pos.side_to_move();
-    let mut s = 0;
-    for k in PieceKind::ALL {
-        s += V[k.index()] * (pos.pieces(us, k).count() as i32 - pos.pieces(!us, k).count() as i32);
-    }
-    s * 10 / 4
-}
-
-fn negamax(
-    pos: &mut Position,
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-    ply: i32,
-    ctx: &mut Ctx,
-) -> i32 {
-    ctx.nodes += 1;
-    if ctx.should_stop() {
-        return 0;
-    }
-    let mut moves = MoveList::new();
-    pos.generate(GenType::All, &mut moves);
-    if moves.is_empty() {
-        return -MATE + ply;
-    }
-    if depth == 0 {
-        return material(pos);
-    }
-    for mv in moves {
-        pos.make_move(mv);
-        let s = -negamax(pos, depth - 1, -beta, -alpha, ply + 1, ctx);
-        pos.unmake_move();
-        if ctx.aborted {
-            return 0;
-        }
-        if s > alpha {
-            alpha = s;
-            if alpha >= beta {
-                break;
-            }
-        }
-    }
-    alpha
-}
-
 impl Engine {
     pub fn new() -> Self {
         Engine {
-            hash_mb: 64,
+            tt: Tt::new(DEFAULT_HASH_MB),
+            hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             handle: StopHandle::new(),
+            heuristics: vec![Heuristics::default()],
         }
     }
 
+    /// Resizes the transposition table (its content is lost).
     pub fn set_hash_mb(&mut self, mb: usize) {
-        self.hash_mb = mb;
+        let mb = mb.clamp(1, 1 << 20);
+        if mb != self.hash_mb {
+            self.hash_mb = mb;
+            self.tt = Tt::new(mb);
+        }
     }
 
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, MAX_THREADS);
+        self.heuristics
+            .resize_with(self.threads, Heuristics::default);
     }
 
-    pub fn new_game(&mut self) {}
+    /// Forgets everything learnt in the previous game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        for h in &mut self.heuristics {
+            h.clear();
+        }
+    }
 
     pub fn stop_handle(&self) -> StopHandle {
         self.handle.clone()
@@ -131,78 +77,92 @@ impl Engine {
     ) -> SearchResult {
         self.handle.stop.store(false, Ordering::SeqCst);
         self.handle.ponderhit.store(false, Ordering::SeqCst);
-        let mut pos = pos.clone();
-        let mut root: Vec<_> = pos
-            .legal_moves()
-            .into_iter()
+        let time = TimeManager::new(limits);
+
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            wait_unbounded(&self.handle, limits);
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: Score::Mate(0),
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        let mut root_moves: Vec<Move> = legal
+            .iter()
+            .copied()
             .filter(|m| !limits.banmoves.contains(m))
             .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
             .collect();
-        let deadline = limits.movetime.or_else(|| {
-            limits.time.map(|t| {
-                t / limits.movestogo.unwrap_or(30).max(1) + limits.increment.unwrap_or_default() / 2
-            })
-        });
-        let timed = !(limits.infinite || limits.ponder);
-        let mut ctx = Ctx {
-            nodes: 0,
-            start: Instant::now(),
-            deadline: if timed { deadline } else { None },
-            max_nodes: limits.nodes,
+        if root_moves.is_empty() {
+            // Every legal move is excluded: playing one beats forfeiting.
+            root_moves = legal.to_vec();
+        }
+
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
             handle: &self.handle,
-            aborted: false,
+            limits,
+            abort: AtomicBool::new(false),
+            nodes: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
+            root_moves,
         };
-        let mut best = root.first().copied();
-        let mut best_score = 0;
-        let mut done_depth = 0;
-        let max_depth = limits.depth.unwrap_or(64).max(1);
-        for depth in 1..=max_depth {
-            let mut alpha = -MATE - 1;
-            let mut scored = Vec::new();
-            for &mv in &root {
-                pos.make_move(mv);
-                let s = -negamax(&mut pos, depth - 1, -MATE - 1, -alpha, 1, &mut ctx);
-                pos.unmake_move();
-                if ctx.aborted {
-                    break;
-                }
-                scored.push((s, mv));
-                alpha = alpha.max(s);
+        let (main_heur, helper_heurs) = self
+            .heuristics
+            .split_first_mut()
+            .expect("at least one thread");
+        let shared_ref = &shared;
+        let outcome = std::thread::scope(|scope| {
+            for (i, heur) in helper_heurs.iter_mut().enumerate() {
+                let pos = pos.clone();
+                scope.spawn(move || {
+                    let mut w = Worker::new(i + 1, shared_ref, heur, pos, None);
+                    w.iterate(&mut |_| {});
+                });
             }
-            if ctx.aborted {
-                break;
-            }
-            scored.sort_by_key(|(s, _)| -s);
-            root = scored.iter().map(|&(_, m)| m).collect();
-            best = root.first().copied();
-            best_score = scored.first().map_or(0, |x| x.0);
-            done_depth = depth;
-            let ms = ctx.start.elapsed().as_millis() as u64;
-            on_info(&SearchInfo {
-                depth,
-                seldepth: depth,
-                score: Some(Score::Cp(best_score)),
-                nodes: ctx.nodes,
-                time_ms: ms,
-                nps: ctx.nodes * 1000 / ms.max(1),
-                hashfull: 0,
-                pv: best.into_iter().collect(),
-                currmove: None,
-            });
-        }
-        // A ponder or infinite search waits for its stop even after the last depth.
-        while !timed && !self.handle.stop.load(Ordering::Relaxed) {
-            if self.handle.ponderhit.load(Ordering::Relaxed) && limits.ponder {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
+            let mut main = Worker::new(0, shared_ref, main_heur, pos.clone(), Some(time));
+            let out = main.iterate(on_info);
+            wait_unbounded(&self.handle, limits);
+            shared_ref.abort.store(true, Ordering::SeqCst);
+            out
+        });
+
+        let ponder = outcome
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.ponder_from_tt(pos, outcome.best));
         SearchResult {
-            best,
-            ponder: None,
-            score: Score::Cp(best_score),
-            depth: done_depth,
-            nodes: ctx.nodes,
+            best: Some(outcome.best),
+            ponder,
+            score: to_score(outcome.score.clamp(-MATE, MATE)),
+            depth: outcome.depth,
+            nodes: shared.total_nodes(),
         }
+    }
+
+    /// The expected reply after `best`, from the TT, if it is legal there.
+    fn ponder_from_tt(&self, pos: &Position, best: Move) -> Option<Move> {
+        let mut p = pos.clone();
+        p.make_move(best);
+        let mv = self.tt.probe(p.key())?.mv;
+        (!mv.is_none() && p.is_legal(mv)).then_some(mv)
+    }
+}
+
+/// A ponder or infinite search answers only after `stop`, or for a ponder
+/// search also after `ponderhit`, even when it has nothing left to search.
+fn wait_unbounded(handle: &StopHandle, limits: &Limits) {
+    if !(limits.infinite || limits.ponder) {
+        return;
+    }
+    while !handle.is_stopped() {
+        if limits.ponder && !limits.infinite && handle.ponderhit.load(Ordering::Relaxed) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }

@@ -15,6 +15,13 @@
 //!   FEN), which the repetition rules read.
 
 mod engine;
+mod history;
 mod limits;
+mod movepick;
+pub mod see;
+mod time;
+mod tt;
+pub mod values;
+mod worker;
 pub use engine::Engine;
 pub use limits::{Limits, Score, SearchInfo, SearchResult, StopHandle};

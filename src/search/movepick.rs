@@ -1,0 +1,224 @@
+//! Staged move ordering: the TT move before anything is generated, then
+//! winning captures by MVV-LVA, killers and the countermove, quiet moves by
+//! history, and losing captures last. Most cutoffs happen before the quiet
+//! moves are ever generated.
+
+use super::history::Heuristics;
+use super::see::see_ge;
+use crate::board::{GenType, Move, MoveList, Position, MAX_MOVES};
+use crate::eval::psqt::SEE_VALUE;
+use arrayvec::ArrayVec;
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    Tt,
+    GenCaptures,
+    GoodCaptures,
+    Killer0,
+    Killer1,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    QGenCaptures,
+    QCaptures,
+    Done,
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    after_tt: Stage,
+    tt_move: Move,
+    refutations: [Move; 3],
+    list: ArrayVec<(Move, i32), MAX_MOVES>,
+    cur: usize,
+    bad: ArrayVec<Move, MAX_MOVES>,
+    bad_cur: usize,
+    /// Set by the search once late quiet moves are pruned anyway.
+    pub skip_quiets: bool,
+}
+
+#[inline]
+fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    let victim = pos
+        .piece_at(mv.to())
+        .map_or(0, |p| SEE_VALUE[p.kind().index()]);
+    let attacker = pos
+        .piece_at(mv.from())
+        .map_or(0, |p| SEE_VALUE[p.kind().index()].min(1000));
+    victim * 16 - attacker / 8
+}
+
+impl MovePicker {
+    /// For the main search. In check every legal move is an evasion and they
+    /// are ordered together.
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> Self {
+        let in_check = pos.in_check();
+        let after_tt = if in_check {
+            Stage::GenEvasions
+        } else {
+            Stage::GenCaptures
+        };
+        Self::with(pos, tt_move, [killers[0], killers[1], counter], after_tt)
+    }
+
+    /// For the quiescence search: captures, or all evasions when in check.
+    pub fn new_qsearch(pos: &Position, tt_move: Move, in_check: bool) -> Self {
+        let after_tt = if in_check {
+            Stage::GenEvasions
+        } else {
+            Stage::QGenCaptures
+        };
+        let tt = if in_check || pos.is_capture(tt_move) {
+            tt_move
+        } else {
+            Move::NONE
+        };
+        Self::with(pos, tt, [Move::NONE; 3], after_tt)
+    }
+
+    fn with(pos: &Position, tt_move: Move, refutations: [Move; 3], after_tt: Stage) -> Self {
+        let tt_ok = !tt_move.is_none() && pos.is_legal(tt_move);
+        MovePicker {
+            stage: if tt_ok { Stage::Tt } else { after_tt },
+            after_tt,
+            tt_move: if tt_ok { tt_move } else { Move::NONE },
+            refutations,
+            list: ArrayVec::new(),
+            cur: 0,
+            bad: ArrayVec::new(),
+            bad_cur: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// Takes the best-scored remaining move of `list` (selection sort: most
+    /// nodes look at only a few moves).
+    #[inline]
+    fn pick_best(&mut self) -> Option<Move> {
+        if self.cur >= self.list.len() {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..self.list.len() {
+            if self.list[i].1 > self.list[best].1 {
+                best = i;
+            }
+        }
+        self.list.swap(self.cur, best);
+        let mv = self.list[self.cur].0;
+        self.cur += 1;
+        Some(mv)
+    }
+
+    fn fill(&mut self, pos: &Position, gen: GenType, score: impl Fn(Move) -> i32) {
+        let mut moves = MoveList::new();
+        pos.generate(gen, &mut moves);
+        self.list.clear();
+        self.cur = 0;
+        for mv in moves {
+            if mv != self.tt_move {
+                self.list.push((mv, score(mv)));
+            }
+        }
+    }
+
+    fn is_refutation(&self, mv: Move) -> bool {
+        self.refutations.contains(&mv)
+    }
+
+    /// A killer or countermove is only a guess carried from another position:
+    /// play it only if it is a legal quiet move here and not already tried.
+    fn refutation_ok(&self, pos: &Position, i: usize) -> bool {
+        let mv = self.refutations[i];
+        !mv.is_none()
+            && mv != self.tt_move
+            && !self.refutations[..i].contains(&mv)
+            && !pos.is_capture(mv)
+            && pos.is_legal(mv)
+    }
+
+    pub fn next(&mut self, pos: &Position, heur: &Heuristics) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::Tt => {
+                    self.stage = self.after_tt;
+                    return Some(self.tt_move);
+                }
+                Stage::GenCaptures => {
+                    self.fill(pos, GenType::Captures, |m| mvv_lva(pos, m));
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    Some(mv) => {
+                        if see_ge(pos, mv, 0) {
+                            return Some(mv);
+                        }
+                        self.bad.push(mv);
+                    }
+                    None => self.stage = Stage::Killer0,
+                },
+                Stage::Killer0 | Stage::Killer1 | Stage::Counter => {
+                    let i = self.stage as usize - Stage::Killer0 as usize;
+                    self.stage = match self.stage {
+                        Stage::Killer0 => Stage::Killer1,
+                        Stage::Killer1 => Stage::Counter,
+                        _ => Stage::GenQuiets,
+                    };
+                    if !self.skip_quiets && self.refutation_ok(pos, i) {
+                        return Some(self.refutations[i]);
+                    }
+                }
+                Stage::GenQuiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let side = pos.side_to_move().index();
+                    self.fill(pos, GenType::Quiets, |m| heur.quiet(side, m));
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    match self.pick_best() {
+                        Some(mv) if self.is_refutation(mv) => continue,
+                        Some(mv) => return Some(mv),
+                        None => self.stage = Stage::BadCaptures,
+                    }
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad.len() {
+                        self.bad_cur += 1;
+                        return Some(self.bad[self.bad_cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    let side = pos.side_to_move().index();
+                    self.fill(pos, GenType::All, |m| {
+                        if pos.is_capture(m) {
+                            (1 << 20) + mvv_lva(pos, m)
+                        } else {
+                            heur.quiet(side, m)
+                        }
+                    });
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions | Stage::QCaptures => match self.pick_best() {
+                    Some(mv) => return Some(mv),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::QGenCaptures => {
+                    self.fill(pos, GenType::Captures, |m| mvv_lva(pos, m));
+                    self.stage = Stage::QCaptures;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}

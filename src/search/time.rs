@@ -1,0 +1,133 @@
+//! Time management: turns the clock limits into a soft limit (do not start
+//! or continue iterating past it, stretched when the best move is unstable or
+//! the score falls) and a hard limit (abort the search at once).
+
+use super::limits::Limits;
+use std::time::{Duration, Instant};
+
+/// Moves we assume are left in a sudden-death game.
+const SUDDEN_DEATH_MOVES: u32 = 32;
+/// The least time we ever plan for, so that a tiny clock still gets a move.
+const MIN_THINK: Duration = Duration::from_millis(1);
+
+pub struct TimeManager {
+    start: Instant,
+    /// (soft, hard) once the clock runs; None while pondering or infinite.
+    limits: Option<(Duration, Duration)>,
+    /// The budget a ponder search gets when `ponderhit` arrives.
+    on_ponderhit: Option<(Duration, Duration)>,
+}
+
+/// Soft and hard limits for one move from the clock, or None if untimed.
+fn budget(limits: &Limits) -> Option<(Duration, Duration)> {
+    let overhead = limits.move_overhead;
+    if let Some(mt) = limits.movetime {
+        let t = mt.saturating_sub(overhead).max(MIN_THINK);
+        return Some((t, t));
+    }
+    let time = limits.time?;
+    let inc = limits.increment.unwrap_or_default();
+    // Keep the overhead for every move still to come before the control, at
+    // least for a few: the clock must never run out.
+    let mtg = limits
+        .movestogo
+        .map_or(SUDDEN_DEATH_MOVES, |m| m.clamp(1, SUDDEN_DEATH_MOVES));
+    let left = time.saturating_sub(overhead * mtg.min(4)).max(MIN_THINK);
+    let share = left / mtg + inc * 3 / 4;
+    let hard_cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
+    let hard = (share * 5).min(hard_cap).max(MIN_THINK);
+    let soft = share.min(hard);
+    Some((soft, hard))
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits) -> Self {
+        let b = budget(limits);
+        let (now, later) = if limits.infinite {
+            (None, None)
+        } else if limits.ponder {
+            (None, b)
+        } else {
+            (b, None)
+        };
+        TimeManager {
+            start: Instant::now(),
+            limits: now,
+            on_ponderhit: later,
+        }
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponderhit(&mut self) {
+        if let Some(b) = self.on_ponderhit.take() {
+            self.start = Instant::now();
+            self.limits = Some(b);
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn is_timed(&self) -> bool {
+        self.limits.is_some()
+    }
+
+    pub fn hard_exceeded(&self) -> bool {
+        self.limits.is_some_and(|(_, h)| self.elapsed() >= h)
+    }
+
+    /// Whether to stop iterating, with the soft limit scaled by `factor`
+    /// (more than 1 when the search is unsettled), never past the hard one.
+    pub fn soft_exceeded(&self, factor: f64) -> bool {
+        self.limits.is_some_and(|(s, h)| {
+            let s = s.mul_f64(factor.clamp(0.3, 4.0)).min(h);
+            self.elapsed() >= s
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let mut l = Limits {
+            time: Some(ms(60_000)),
+            move_overhead: ms(50),
+            ..Limits::default()
+        };
+        let (s, h) = budget(&l).unwrap();
+        assert!(s <= h && h < ms(30_000) && s > ms(1000), "{s:?} {h:?}");
+        l.movestogo = Some(1);
+        let (s, h) = budget(&l).unwrap();
+        assert!(h < ms(60_000) && s <= h, "{s:?} {h:?}");
+        l.time = Some(ms(30));
+        let (s, h) = budget(&l).unwrap();
+        assert!(h <= ms(30) && s <= h);
+        l = Limits {
+            movetime: Some(ms(500)),
+            move_overhead: ms(20),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&l), Some((ms(480), ms(480))));
+    }
+
+    #[test]
+    fn ponder_has_no_clock_until_ponderhit() {
+        let l = Limits {
+            movetime: Some(ms(100)),
+            ponder: true,
+            ..Limits::default()
+        };
+        let mut tm = TimeManager::new(&l);
+        assert!(!tm.is_timed());
+        tm.ponderhit();
+        assert!(tm.is_timed());
+    }
+}

@@ -1,0 +1,756 @@
+//! One search thread: iterative deepening with aspiration windows over a
+//! principal-variation alpha-beta search and a quiescence search, sharing
+//! only the transposition table and the stop flags with the other threads.
+
+use super::history::{previous_move, Heuristics, HISTORY_MAX};
+use super::limits::{Limits, SearchInfo, StopHandle};
+use super::movepick::MovePicker;
+use super::see::see_ge;
+use super::time::TimeManager;
+use super::tt::{Bound, Tt};
+use super::values::*;
+use crate::board::{Move, PieceKind, Position};
+use crate::eval::{evaluate, psqt::SEE_VALUE};
+use crate::rules::{self, RepetitionScore};
+use arrayvec::ArrayVec;
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// How often (in nodes) a thread looks at the clock and the stop flags.
+const POLL_MASK: u64 = 1023;
+
+/// Late-move reductions by depth and move number.
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
+        }
+    }
+    t
+});
+
+#[inline]
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    LMR[depth.clamp(0, 63) as usize][move_count.min(63)]
+}
+
+/// What all threads of one `go` share.
+pub struct Shared<'a> {
+    pub tt: &'a Tt,
+    pub handle: &'a StopHandle,
+    pub limits: &'a Limits,
+    /// Set by the main thread when the search is over, for the helpers.
+    pub abort: AtomicBool,
+    /// Nodes per thread, published at each poll.
+    pub nodes: Vec<AtomicU64>,
+    /// The root moves the search may play (banmoves and searchmoves applied).
+    pub root_moves: Vec<Move>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    killers: [Move; 2],
+    static_eval: i32,
+    /// Plies since the last null move: repetitions are never looked for
+    /// across one.
+    plies_from_null: usize,
+}
+
+/// The outcome of one thread's iterative deepening.
+pub struct Outcome {
+    pub best: Move,
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<Move>,
+}
+
+pub struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    heur: &'a mut Heuristics,
+    pos: Position,
+    pub nodes: u64,
+    seldepth: usize,
+    stack: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    root_depth: i32,
+    nmp_min_ply: usize,
+    aborted: bool,
+    /// Best root move found in the current iteration, with its score and line.
+    iter_best: Option<(Move, i32, Vec<Move>)>,
+    prev_best: Move,
+    time: Option<TimeManager>,
+    /// Nodes of the other threads at the last poll (main thread only).
+    others_nodes: u64,
+    start: Instant,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        heur: &'a mut Heuristics,
+        pos: Position,
+        time: Option<TimeManager>,
+    ) -> Self {
+        Worker {
+            id,
+            shared,
+            heur,
+            pos,
+            nodes: 0,
+            seldepth: 0,
+            stack: vec![
+                Frame {
+                    killers: [Move::NONE; 2],
+                    static_eval: EVAL_NONE,
+                    plies_from_null: usize::MAX / 2,
+                };
+                MAX_PLY + 4
+            ],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            root_depth: 0,
+            nmp_min_ply: 0,
+            aborted: false,
+            iter_best: None,
+            prev_best: Move::NONE,
+            time,
+            others_nodes: 0,
+            start: Instant::now(),
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Counts a node and, now and then, looks at the flags and the clock.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.is_main() {
+            if let Some(n) = self.shared.limits.nodes {
+                if self.nodes + self.others_nodes >= n {
+                    self.aborted = true;
+                }
+            }
+        }
+        if self.nodes & POLL_MASK == 0 {
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.shared.handle.is_stopped() || self.shared.abort.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if self.is_main() {
+            self.others_nodes = self.shared.total_nodes() - self.nodes;
+            if let Some(tm) = self.time.as_mut() {
+                if self.shared.handle.ponderhit.load(Ordering::Relaxed) {
+                    tm.ponderhit();
+                }
+                if tm.hard_exceeded() {
+                    self.aborted = true;
+                }
+            }
+        }
+    }
+
+    fn has_big_pieces(&self) -> bool {
+        let us = self.pos.side_to_move();
+        (self.pos.pieces(us, PieceKind::Rook)
+            | self.pos.pieces(us, PieceKind::Knight)
+            | self.pos.pieces(us, PieceKind::Cannon))
+        .any()
+    }
+
+    fn only_defenders(&self) -> bool {
+        let us = self.pos.side_to_move();
+        !(self.has_big_pieces() || self.pos.pieces(us, PieceKind::Pawn).any())
+    }
+
+    /// Draws and rule results that end the line here: the natural move
+    /// limit, no winning material, and a repeated position judged by the rules.
+    fn rule_score(&self, ply: usize) -> Option<i32> {
+        let pos = &self.pos;
+        let hm = pos.halfmove_clock() as usize;
+        if hm == 0 && rules::no_winning_material(pos) {
+            return Some(0);
+        }
+        if hm >= 120 && rules::natural_limit_reached(pos) {
+            // Mate on the last ply still wins.
+            if !pos.in_check() || pos.has_legal_move() {
+                return Some(0);
+            }
+        }
+        let hist = pos.history();
+        let limit = hm.min(self.stack[ply].plies_from_null).min(hist.len());
+        let key = pos.key();
+        // A position cannot recur after two plies: each side must move away
+        // and back, so the shortest cycle is four plies.
+        let mut k = 4;
+        while k <= limit {
+            if hist[hist.len() - k].key == key {
+                let win = RULE_WIN - ply as i32;
+                return Some(match rules::repetition_in_search(pos, k) {
+                    RepetitionScore::Draw => 0,
+                    RepetitionScore::Win => win,
+                    RepetitionScore::Loss => -win,
+                });
+            }
+            k += 2;
+        }
+        None
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = mv;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn root_allowed(&self, mv: Move) -> bool {
+        self.shared.root_moves.contains(&mv)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pv: bool,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
+        let root = ply == 0;
+        if depth <= 0 {
+            return self.qsearch(pv, alpha, beta, ply);
+        }
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.aborted {
+            return 0;
+        }
+        if pv && ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if !root {
+            if let Some(v) = self.rule_score(ply) {
+                return v;
+            }
+            if ply >= MAX_PLY {
+                return if self.pos.in_check() {
+                    0
+                } else {
+                    evaluate(&self.pos)
+                };
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        let tt_move = if root && !self.prev_best.is_none() {
+            self.prev_best
+        } else {
+            hit.map_or(Move::NONE, |h| h.mv)
+        };
+        if let Some(h) = hit {
+            let s = from_tt(h.score, ply);
+            if !pv && h.depth >= depth {
+                let fits = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if fits {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval;
+        let mut eval;
+        if in_check {
+            static_eval = EVAL_NONE;
+            eval = EVAL_NONE;
+        } else {
+            static_eval = match hit {
+                Some(h) if h.eval != EVAL_NONE => h.eval,
+                _ => evaluate(&self.pos),
+            };
+            eval = static_eval;
+            if let Some(h) = hit {
+                let s = from_tt(h.score, ply);
+                let better = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                };
+                if better && s.abs() < WIN_BOUND {
+                    eval = s;
+                }
+            }
+        }
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != EVAL_NONE
+            && static_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 2].killers = [Move::NONE; 2];
+
+        if !pv && !in_check && !root {
+            // Reverse futility: far enough above beta that a quiet move will
+            // not bring the score back down in the few plies left.
+            // A side without attackers may be stalemated (a loss), which a
+            // static margin cannot see, so it never gets this shortcut.
+            if depth <= 7
+                && eval.abs() < WIN_BOUND
+                && beta > -WIN_BOUND
+                && self.has_big_pieces()
+                && eval - 85 * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Null move: if passing still beats beta, a real move will too.
+            // Zugzwang is rare in xiangqi; the big-piece condition and the
+            // verification search at high depth guard against it.
+            if depth >= 3
+                && eval >= beta
+                && beta.abs() < WIN_BOUND
+                && self.stack[ply].plies_from_null > 0
+                && ply >= self.nmp_min_ply
+                && self.has_big_pieces()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.pos.make_null();
+                self.stack[ply + 1].plies_from_null = 0;
+                let v = -self.search(false, depth - r, -beta, -beta + 1, ply + 1, !cut);
+                self.pos.unmake_null();
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= WIN_BOUND { beta } else { v };
+                    if self.nmp_min_ply > 0 || depth < 12 {
+                        return v;
+                    }
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                    let w = self.search(false, depth - r, beta - 1, beta, ply, false);
+                    self.nmp_min_ply = 0;
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Without a move to try first, a deep search here is likely to be
+        // wasted: search it a little shallower.
+        if depth >= 6 && tt_move.is_none() && (pv || cut) {
+            depth -= 1;
+        }
+
+        let us = self.pos.side_to_move().index();
+        let prev = previous_move(&self.pos);
+        let counter = self.heur.counter(prev);
+        let killers = self.stack[ply].killers;
+        let mut mp = MovePicker::new(&self.pos, tt_move, killers, counter);
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0usize;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let big = self.has_big_pieces();
+
+        while let Some(mv) = mp.next(&self.pos, self.heur) {
+            if root && !self.root_allowed(mv) {
+                continue;
+            }
+            move_count += 1;
+            let capture = self.pos.is_capture(mv);
+            let gives_check = self.pos.gives_check(mv);
+            let hist = if capture { 0 } else { self.heur.quiet(us, mv) };
+            let refutation = killers.contains(&mv) || mv == counter;
+
+            // Quiet moves are pruned only while no forced win is at stake: a
+            // quiet move that stalemates the opponent wins in xiangqi.
+            if !root && best > -WIN_BOUND && alpha < WIN_BOUND && big {
+                let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+                if !capture && !gives_check {
+                    // Late quiet moves at low depth rarely matter.
+                    if move_count >= (3 + depth * depth) as usize / (2 - improving as usize) {
+                        mp.skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check && lmr_depth < 6 && eval + 110 + 100 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    if lmr_depth < 3 && hist < -3000 * depth {
+                        continue;
+                    }
+                    if !in_check && !see_ge(&self.pos, mv, -30 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && !see_ge(&self.pos, mv, -90 * depth) {
+                    continue;
+                }
+            }
+
+            // Check extension, bounded so that perpetual checking lines end.
+            let ext = (gives_check
+                && (ply as i32) < 2 * self.root_depth
+                && see_ge(&self.pos, mv, -50)) as i32;
+            let new_depth = depth - 1 + ext;
+
+            self.pos.make_move(mv);
+            self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
+            let mut v = -INF;
+            if depth >= 3 && move_count > 1 + root as usize && (!capture || cut) {
+                let mut r = reduction(depth, move_count);
+                r += (!pv) as i32 + cut as i32 - improving as i32;
+                r -= refutation as i32 + gives_check as i32;
+                r -= hist / 6000;
+                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                v = -self.search(false, d, -alpha - 1, -alpha, ply + 1, true);
+                if v > alpha && d < new_depth {
+                    v = -self.search(false, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
+                }
+            } else if !pv || move_count > 1 {
+                v = -self.search(false, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
+            }
+            if pv && (move_count == 1 || (v > alpha && (root || v < beta))) {
+                v = -self.search(true, new_depth, -beta, -alpha, ply + 1, false);
+            }
+            self.pos.unmake_move();
+            if self.aborted {
+                return 0;
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = mv;
+                    if pv {
+                        self.update_pv(ply, mv);
+                    }
+                    if root {
+                        let line = self.pv[0][..self.pv_len[0]].to_vec();
+                        self.iter_best = Some((mv, v, line));
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if mv != best_move && !capture && !quiets.is_full() {
+                quiets.push(mv);
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move: mated or stalemated, both lost in xiangqi.
+            return mated_in(ply);
+        }
+
+        if best >= beta && !self.pos.is_capture(best_move) {
+            self.reward_quiet(ply, best_move, &quiets, depth, prev);
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv && !best_move.is_none() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        mv: Move,
+        tried: &[Move],
+        depth: i32,
+        prev: Option<(crate::board::Piece, Move)>,
+    ) {
+        let us = self.pos.side_to_move().index();
+        let bonus = (depth * depth * 16 + 32).min(HISTORY_MAX / 8);
+        self.heur.update_quiet(us, mv, bonus);
+        for &q in tried {
+            self.heur.update_quiet(us, q, -bonus);
+        }
+        let k = &mut self.stack[ply].killers;
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+        self.heur.set_counter(prev, mv);
+    }
+
+    fn qsearch(&mut self, pv: bool, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.aborted {
+            return 0;
+        }
+        if pv && ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        if let Some(h) = hit {
+            let s = from_tt(h.score, ply);
+            if !pv {
+                let fits = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if fits {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval;
+        let mut best;
+        if in_check {
+            static_eval = EVAL_NONE;
+            best = -INF;
+        } else {
+            static_eval = match hit {
+                Some(h) if h.eval != EVAL_NONE => h.eval,
+                _ => evaluate(&self.pos),
+            };
+            best = static_eval;
+            // A side left with only its king and defenders may have no move
+            // at all, which loses: look before standing pat.
+            if self.only_defenders() && !self.pos.has_legal_move() {
+                return mated_in(ply);
+            }
+            if best >= beta {
+                if hit.is_none() {
+                    self.shared.tt.store(
+                        key,
+                        Move::NONE,
+                        to_tt(best, ply),
+                        static_eval,
+                        -1,
+                        Bound::Lower,
+                    );
+                }
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        let mut mp = MovePicker::new_qsearch(&self.pos, tt_move, in_check);
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        while let Some(mv) = mp.next(&self.pos, self.heur) {
+            move_count += 1;
+            if !in_check && best > -WIN_BOUND {
+                let gain = self
+                    .pos
+                    .piece_at(mv.to())
+                    .map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                if static_eval + gain + 150 <= alpha || !see_ge(&self.pos, mv, 0) {
+                    continue;
+                }
+            }
+            self.pos.make_move(mv);
+            self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
+            let v = -self.qsearch(pv, -beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = mv;
+                    if pv {
+                        self.update_pv(ply, mv);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv && !best_move.is_none() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let depth = if in_check { 0 } else { -1 };
+        self.shared
+            .tt
+            .store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    /// Iterative deepening. The main thread reports each finished depth
+    /// through `on_info` and decides when to stop; helpers search until told.
+    pub fn iterate(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> Outcome {
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as u32 - 10, |d| d.clamp(1, MAX_PLY as u32 - 10))
+            as i32;
+        let mate_target = limits.mate.map(|n| MATE - 2 * n as i32 + 1);
+        let max_depth = match limits.mate {
+            Some(n) if limits.depth.is_none() => max_depth.min(2 * n as i32 + 8),
+            _ => max_depth,
+        };
+        let mut out = Outcome {
+            best: self.shared.root_moves[0],
+            score: 0,
+            depth: 0,
+            pv: vec![self.shared.root_moves[0]],
+        };
+        let mut instability = 0.0f64;
+        let mut prev_score = None;
+        let offset = (self.id % 2) as i32;
+        let mut depth = 1;
+        while depth <= max_depth {
+            let d = if depth > 1 { depth + offset } else { depth };
+            self.root_depth = d;
+            self.seldepth = 0;
+            self.iter_best = None;
+            let mut delta = 24;
+            let (mut a, mut b) = if d >= 4 {
+                ((out.score - delta).max(-INF), (out.score + delta).min(INF))
+            } else {
+                (-INF, INF)
+            };
+            let mut score;
+            loop {
+                score = self.search(true, d, a, b, 0, false);
+                if self.aborted {
+                    break;
+                }
+                if score <= a {
+                    b = (a + b) / 2;
+                    a = (score - delta).max(-INF);
+                } else if score >= b {
+                    b = (score + delta).min(INF);
+                } else {
+                    break;
+                }
+                delta += delta / 2 + 8;
+            }
+            if self.aborted {
+                // A move that beat the window in the unfinished iteration is
+                // better informed than the last iteration's choice.
+                if let Some((mv, v, line)) = self.iter_best.take() {
+                    if mv != out.best {
+                        out.best = mv;
+                        out.score = v;
+                        out.pv = line;
+                    }
+                }
+                break;
+            }
+            if let Some((mv, _, line)) = self.iter_best.take() {
+                out.best = mv;
+                out.pv = line;
+            }
+            out.score = score;
+            out.depth = d as u32;
+            if out.best != self.prev_best && depth > 1 {
+                instability += 1.0;
+            }
+            self.prev_best = out.best;
+            if !self.is_main() {
+                depth += 1;
+                continue;
+            }
+            self.report(&out, on_info);
+            if mate_target.is_some_and(|t| score >= t) {
+                break;
+            }
+            if self.shared.root_moves.len() == 1 && self.time.as_ref().is_some_and(|t| t.is_timed())
+            {
+                break;
+            }
+            let falling = prev_score.map_or(1.0, |p: i32| {
+                if score < p - 40 {
+                    1.4
+                } else if score < p - 15 {
+                    1.15
+                } else {
+                    1.0
+                }
+            });
+            prev_score = Some(score);
+            let factor = (0.7 + instability * 0.45) * falling;
+            instability *= 0.55;
+            if let Some(tm) = self.time.as_mut() {
+                if self.shared.handle.ponderhit.load(Ordering::Relaxed) {
+                    tm.ponderhit();
+                }
+                if tm.soft_exceeded(factor) {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        out
+    }
+
+    fn report(&mut self, out: &Outcome, on_info: &mut dyn FnMut(&SearchInfo)) {
+        let ms = self.start.elapsed().as_millis() as u64;
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        let nodes = self.shared.total_nodes();
+        on_info(&SearchInfo {
+            depth: out.depth,
+            seldepth: self.seldepth.max(out.depth as usize) as u32,
+            score: Some(to_score(out.score)),
+            nodes,
+            time_ms: ms,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            pv: out.pv.clone(),
+            currmove: None,
+        });
+    }
+}

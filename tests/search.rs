@@ -1,0 +1,302 @@
+//! Search behaviour through the public API: mates found with exact scores,
+//! legal moves everywhere, TT-carried mates, a deterministic bench, stop,
+//! ponder, banmoves and searchmoves.
+
+use chuhe::board::{Move, PieceKind, Position};
+use chuhe::search::{Engine, Limits, Score, SearchResult};
+use std::time::Duration;
+
+fn engine() -> Engine {
+    let mut e = Engine::new();
+    e.set_hash_mb(8);
+    e
+}
+
+fn search(e: &mut Engine, pos: &Position, limits: Limits) -> SearchResult {
+    e.go(pos, &limits, &mut |_| {})
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// Whether the side to move can leave the opponent without a legal move
+/// (mate or stalemate, both wins) within `n` moves: a brute-force check of
+/// the engine's mate distances.
+fn wins_within(pos: &mut Position, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    for mv in pos.legal_moves() {
+        pos.make_move(mv);
+        let replies = pos.legal_moves();
+        let ok = replies.is_empty()
+            || (n > 1
+                && replies.iter().all(|&r| {
+                    pos.make_move(r);
+                    let w = wins_within(pos, n - 1);
+                    pos.unmake_move();
+                    w
+                }));
+        pos.unmake_move();
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// Checks the engine's mate score against brute force and plays its move.
+fn assert_mate(fen: &str, n: i32) -> Position {
+    let mut pos = Position::from_fen(fen).unwrap();
+    assert!(wins_within(&mut pos, n as u32), "{fen}: no win in {n}");
+    assert!(!wins_within(&mut pos, n as u32 - 1), "{fen}: shorter win");
+    let r = search(&mut engine(), &pos, depth(2 * n as u32 + 3));
+    assert_eq!(r.score, Score::Mate(n), "{fen}");
+    let best = r.best.expect("a move");
+    assert!(pos.legal_moves().contains(&best));
+    pos.make_move(best);
+    pos
+}
+
+#[test]
+fn mate_in_one_by_rook() {
+    let pos = assert_mate("3k5/9/9/9/9/9/9/9/9/2R1K4 w", 1);
+    assert!(!pos.has_legal_move());
+    assert!((pos.checkers() & pos.kind_bb(PieceKind::Rook)).any());
+}
+
+#[test]
+fn mate_in_one_by_cannon() {
+    // The knight on e7 is the screen and guards d9 and f9.
+    let pos = assert_mate("4k4/9/4N4/9/9/9/C8/9/9/5K3 w", 1);
+    assert!(!pos.has_legal_move());
+    assert!((pos.checkers() & pos.kind_bb(PieceKind::Cannon)).any());
+}
+
+#[test]
+fn mate_in_one_by_horse() {
+    let pos = assert_mate("3aka3/9/4P4/9/2N6/9/9/9/9/4K4 w", 1);
+    assert!(!pos.has_legal_move());
+    assert!((pos.checkers() & pos.kind_bb(PieceKind::Knight)).any());
+}
+
+#[test]
+fn stalemating_the_opponent_wins() {
+    // No move checkmates here; a6c7 takes Black's last flight square.
+    let fen = "2P1k1P2/9/9/N8/9/9/9/9/9/3K5 w";
+    let mut pos = Position::from_fen(fen).unwrap();
+    let mates = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| {
+            pos.make_move(m);
+            let mate = pos.in_check() && !pos.has_legal_move();
+            pos.unmake_move();
+            mate
+        })
+        .count();
+    assert_eq!(mates, 0);
+    let pos = assert_mate(fen, 1);
+    assert!(!pos.in_check());
+    assert!(!pos.has_legal_move());
+}
+
+#[test]
+fn mates_in_two_and_three() {
+    assert_mate("3k5/9/9/9/9/9/9/9/9/R4K3 w", 2);
+    assert_mate("4k4/9/9/9/9/9/9/9/9/R2K5 w", 2);
+    assert_mate("4ka3/9/9/9/9/9/9/9/4C4/2R1K4 w", 3);
+}
+
+#[test]
+fn no_legal_move_means_no_best_move() {
+    // Black, to move, is stalemated: it has lost.
+    let pos = Position::from_fen("2P1k1P2/9/2N6/9/9/9/9/9/9/3K5 b").unwrap();
+    let r = search(&mut engine(), &pos, depth(3));
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, Score::Mate(0));
+}
+
+#[test]
+fn tt_keeps_mate_scores() {
+    let pos = Position::from_fen("4ka3/9/9/9/9/9/9/9/4C4/2R1K4 w").unwrap();
+    let mut e = engine();
+    let first = search(&mut e, &pos, depth(8));
+    let second = search(&mut e, &pos, depth(8));
+    assert_eq!(first.score, Score::Mate(3));
+    assert_eq!(second.score, Score::Mate(3));
+    assert!(
+        second.nodes < first.nodes,
+        "{} vs {}",
+        second.nodes,
+        first.nodes
+    );
+    // After the first move the mate is one move shorter, read from the TT.
+    let mut after = pos.clone();
+    after.make_move(first.best.unwrap());
+    let reply = search(&mut e, &after, depth(6));
+    assert_eq!(reply.score, Score::Mate(-2));
+}
+
+fn epd_fens() -> Vec<String> {
+    let mut fens = Vec::new();
+    for file in ["perft-classic.epd", "perft-random.epd"] {
+        let text = std::fs::read_to_string(format!("../shared/data/{file}"))
+            .unwrap_or_else(|e| panic!("../shared/data/{file}: {e}"));
+        fens.extend(
+            text.lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                .map(|l| l.split(';').next().unwrap().trim().to_string()),
+        );
+    }
+    fens
+}
+
+#[test]
+fn always_a_legal_move_on_the_perft_positions() {
+    let mut e = engine();
+    for fen in epd_fens() {
+        let pos = Position::from_fen(&fen).unwrap();
+        let legal = pos.legal_moves();
+        for limits in [
+            depth(4),
+            Limits {
+                nodes: Some(300),
+                ..Limits::default()
+            },
+        ] {
+            let r = search(&mut e, &pos, limits);
+            match r.best {
+                Some(m) => assert!(legal.contains(&m), "{fen}: illegal {m}"),
+                None => assert!(legal.is_empty(), "{fen}: no move returned"),
+            }
+            if let Some(p) = r.ponder {
+                let mut after = pos.clone();
+                after.make_move(r.best.unwrap());
+                assert!(after.legal_moves().contains(&p), "{fen}: bad ponder {p}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bench_is_deterministic_on_one_thread() {
+    let a = chuhe::tools::bench::run(5, 1, 8, &mut |_| {});
+    let b = chuhe::tools::bench::run(5, 1, 8, &mut |_| {});
+    assert!(a.nodes > 10_000);
+    assert_eq!(a.nodes, b.nodes);
+}
+
+#[test]
+fn stop_from_another_thread_returns_a_legal_move() {
+    let pos = Position::startpos();
+    let mut e = engine();
+    let handle = e.stop_handle();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        handle.stop();
+    });
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let r = search(&mut e, &pos, limits);
+    stopper.join().unwrap();
+    assert!(pos.legal_moves().contains(&r.best.unwrap()));
+}
+
+#[test]
+fn stop_before_any_depth_still_gives_a_move() {
+    let pos = Position::startpos();
+    let mut e = engine();
+    let r = search(
+        &mut e,
+        &pos,
+        Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+    );
+    assert!(pos.legal_moves().contains(&r.best.unwrap()));
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_runs_on_the_clock() {
+    let pos = Position::startpos();
+    let mut e = engine();
+    let handle = e.stop_handle();
+    let hitter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        handle.ponderhit();
+    });
+    let limits = Limits {
+        ponder: true,
+        depth: Some(2),
+        movetime: Some(Duration::from_millis(50)),
+        ..Limits::default()
+    };
+    // Depth 2 is done at once, but the answer must wait for the ponderhit.
+    let r = search(&mut e, &pos, limits);
+    assert!(hitter.is_finished());
+    hitter.join().unwrap();
+    assert!(pos.legal_moves().contains(&r.best.unwrap()));
+}
+
+#[test]
+fn movetime_ends_the_search() {
+    let pos = Position::startpos();
+    let r = search(
+        &mut engine(),
+        &pos,
+        Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        },
+    );
+    assert!(r.depth >= 1);
+    assert!(pos.legal_moves().contains(&r.best.unwrap()));
+}
+
+#[test]
+fn banmoves_and_searchmoves_are_honoured() {
+    // The mate e1e8 is banned: the engine must find another move.
+    let pos = Position::from_fen("5k3/9/9/9/9/9/9/9/4R4/3K5 w").unwrap();
+    let mate: Move = "e1e8".parse().unwrap();
+    let mut e = engine();
+    let r = search(
+        &mut e,
+        &pos,
+        Limits {
+            depth: Some(4),
+            banmoves: vec![mate],
+            ..Limits::default()
+        },
+    );
+    assert_ne!(r.best, Some(mate));
+    assert!(pos.legal_moves().contains(&r.best.unwrap()));
+    let only: Move = "d0d1".parse().unwrap();
+    let r = search(
+        &mut e,
+        &pos,
+        Limits {
+            depth: Some(4),
+            searchmoves: vec![only],
+            ..Limits::default()
+        },
+    );
+    assert_eq!(r.best, Some(only));
+}
+
+#[test]
+fn two_threads_find_the_mate() {
+    let pos = Position::from_fen("4ka3/9/9/9/9/9/9/9/4C4/2R1K4 w").unwrap();
+    let mut e = engine();
+    e.set_threads(2);
+    let r = search(&mut e, &pos, depth(8));
+    assert_eq!(r.score, Score::Mate(3));
+    assert!(pos.legal_moves().contains(&r.best.unwrap()));
+}
