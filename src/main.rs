@@ -38,6 +38,12 @@ enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Analyse only this position, printing every depth.
+        #[arg(long)]
+        fen: Option<String>,
+        /// With --fen: think this many milliseconds instead of searching to --depth.
+        #[arg(long)]
+        movetime: Option<u64>,
     },
 }
 
@@ -70,6 +76,8 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
+            fen,
+            movetime,
         }) => {
             if !(1..=64).contains(&depth) {
                 eprintln!("error: --depth {depth} is out of range (1 to 64)");
@@ -77,7 +85,27 @@ fn main() -> ExitCode {
             }
             let threads = threads.clamp(1, 256);
             let hash = hash.clamp(1, 65536);
-            chuhe::tools::bench::run(depth, threads, hash, &mut |l| println!("{l}"));
+            let mut print = |l: &str| println!("{l}");
+            match fen {
+                None => {
+                    chuhe::tools::bench::run(depth, threads, hash, &mut print);
+                }
+                Some(fen) => {
+                    let pos = match Position::from_fen(&fen) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            eprintln!("error: bad --fen: {e}");
+                            return ExitCode::from(2);
+                        }
+                    };
+                    let limits = chuhe::search::Limits {
+                        depth: movetime.is_none().then_some(depth),
+                        movetime: movetime.map(std::time::Duration::from_millis),
+                        ..Default::default()
+                    };
+                    chuhe::tools::bench::analyse(&pos, &limits, threads, hash, &mut print);
+                }
+            }
             ExitCode::SUCCESS
         }
         None => {

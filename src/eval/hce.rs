@@ -43,7 +43,28 @@ const PALACE_ZONE: [Bitboard; 2] = [zone(Color::Red), zone(Color::Black)];
 /// The palace centre, where an own knight blocks the king and the advisors.
 const PALACE_CENTRE: [usize; 2] = [13, 76];
 
+/// The evaluation counts a lot of bits; x86-64 builds without
+/// `target-cpu=native` lack the POPCNT instruction, so when the CPU has it we
+/// run a copy of the same code compiled with it.
 pub(super) fn evaluate(pos: &Position) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports POPCNT, checked just above.
+            return unsafe { evaluate_popcnt(pos) };
+        }
+    }
+    evaluate_impl(pos)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn evaluate_popcnt(pos: &Position) -> i32 {
+    evaluate_impl(pos)
+}
+
+#[inline(always)]
+fn evaluate_impl(pos: &Position) -> i32 {
     let psq = pos.psq();
     let (rm, re) = side_terms(pos, Color::Red);
     let (bm, be) = side_terms(pos, Color::Black);
@@ -58,6 +79,7 @@ pub(super) fn evaluate(pos: &Position) -> i32 {
     v + TEMPO
 }
 
+#[inline(always)]
 fn phase(pos: &Position) -> i32 {
     let rooks = pos.kind_bb(PieceKind::Rook).count() as i32;
     let minors =
@@ -67,6 +89,7 @@ fn phase(pos: &Position) -> i32 {
 
 /// Everything `us` gains from piece activity, palace pressure and pawn
 /// structure, minus what its own king's shelter lacks; (middle game, endgame).
+#[inline(always)]
 fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
     let them = !us;
     let occ = pos.occupied();

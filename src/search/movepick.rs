@@ -54,8 +54,13 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
 impl MovePicker {
     /// For the main search. In check every legal move is an evasion and they
     /// are ordered together.
-    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> Self {
-        let in_check = pos.in_check();
+    pub fn new(
+        pos: &Position,
+        in_check: bool,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+    ) -> Self {
         let after_tt = if in_check {
             Stage::GenEvasions
         } else {

@@ -114,6 +114,21 @@ impl Tt {
         &self.entries[i * BUCKET..i * BUCKET + BUCKET]
     }
 
+    /// Starts loading the bucket of `key` into the cache, so that the probe a
+    /// few hundred cycles later does not stall on memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let ptr = self.bucket(key).as_ptr() as *const i8;
+            // SAFETY: prefetching is only a hint; any address is allowed.
+            unsafe { _mm_prefetch(ptr, _MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         for e in self.bucket(key) {

@@ -9,7 +9,7 @@ use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::{Bound, Tt};
 use super::values::*;
-use crate::board::{Move, PieceKind, Position};
+use crate::board::{zobrist, Move, PieceKind, Position};
 use crate::eval::{evaluate, psqt::SEE_VALUE};
 use crate::rules::{self, RepetitionScore};
 use arrayvec::ArrayVec;
@@ -30,6 +30,20 @@ static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     }
     t
 });
+
+/// The key after `mv`, computed without playing it.
+#[inline]
+fn key_after(pos: &Position, mv: Move) -> u64 {
+    let (from, to) = (mv.from(), mv.to());
+    let mut key = pos.key() ^ zobrist::SIDE;
+    if let Some(p) = pos.piece_at(from) {
+        key ^= zobrist::piece_square(p, from) ^ zobrist::piece_square(p, to);
+    }
+    if let Some(c) = pos.piece_at(to) {
+        key ^= zobrist::piece_square(c, to);
+    }
+    key
+}
 
 #[inline]
 fn reduction(depth: i32, move_count: usize) -> i32 {
@@ -174,6 +188,16 @@ impl<'a> Worker<'a> {
             | self.pos.pieces(us, PieceKind::Knight)
             | self.pos.pieces(us, PieceKind::Cannon))
         .any()
+    }
+
+    /// Plays `mv`, first asking the TT to fetch the child's bucket.
+    #[inline]
+    fn make(&mut self, mv: Move, ply: usize) {
+        let key = key_after(&self.pos, mv);
+        self.shared.tt.prefetch(key);
+        self.pos.make_move(mv);
+        debug_assert_eq!(key, self.pos.key());
+        self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
     }
 
     fn only_defenders(&self) -> bool {
@@ -376,7 +400,7 @@ impl<'a> Worker<'a> {
         let prev = previous_move(&self.pos);
         let counter = self.heur.counter(prev);
         let killers = self.stack[ply].killers;
-        let mut mp = MovePicker::new(&self.pos, tt_move, killers, counter);
+        let mut mp = MovePicker::new(&self.pos, in_check, tt_move, killers, counter);
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
@@ -423,8 +447,7 @@ impl<'a> Worker<'a> {
                 && see_ge(&self.pos, mv, -50)) as i32;
             let new_depth = depth - 1 + ext;
 
-            self.pos.make_move(mv);
-            self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
+            self.make(mv, ply);
             let mut v = -INF;
             if depth >= 3 && move_count > 1 + root as usize && (!capture || cut) {
                 let mut r = reduction(depth, move_count);
@@ -589,8 +612,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            self.pos.make_move(mv);
-            self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
+            self.make(mv, ply);
             let v = -self.qsearch(pv, -beta, -alpha, ply + 1);
             self.pos.unmake_move();
             if self.aborted {

@@ -63,6 +63,51 @@ impl BenchResult {
     }
 }
 
+/// Searches one position with the given limits, printing every info line
+/// (for measuring time to depth or depth in a given time).
+pub fn analyse(
+    pos: &Position,
+    limits: &Limits,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut dyn FnMut(&str),
+) -> BenchResult {
+    let mut engine = Engine::new();
+    engine.set_hash_mb(hash_mb);
+    engine.set_threads(threads);
+    let start = Instant::now();
+    let r = engine.go(pos, limits, &mut |i| {
+        let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+        out(&format!(
+            "depth {} seldepth {} score {:?} nodes {} time {} nps {} hashfull {} pv {}",
+            i.depth,
+            i.seldepth,
+            i.score.unwrap_or_default(),
+            i.nodes,
+            i.time_ms,
+            i.nps,
+            i.hashfull,
+            pv.join(" ")
+        ))
+    });
+    let result = BenchResult {
+        nodes: r.nodes,
+        time_ms: start.elapsed().as_millis() as u64,
+    };
+    let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+    out(&format!(
+        "bestmove {best} depth {} score {:?}",
+        r.depth, r.score
+    ));
+    out(&format!(
+        "nodes {} time {} nps {}",
+        result.nodes,
+        result.time_ms,
+        result.nps()
+    ));
+    result
+}
+
 /// Searches every bench position to `depth`, from a fresh engine state each
 /// time (so each count does not depend on the ones before), writing one line
 /// per position and a summary line through `out`.
