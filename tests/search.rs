@@ -300,3 +300,34 @@ fn two_threads_find_the_mate() {
     assert_eq!(r.score, Score::Mate(3));
     assert!(pos.legal_moves().contains(&r.best.unwrap()));
 }
+
+#[test]
+fn sudden_death_clock_gives_a_move() {
+    let pos = Position::startpos();
+    for (time, inc, mtg) in [(300, 0, None), (50, 10, Some(1)), (1, 0, None)] {
+        let r = search(
+            &mut engine(),
+            &pos,
+            Limits {
+                time: Some(Duration::from_millis(time)),
+                increment: Some(Duration::from_millis(inc)),
+                movestogo: mtg,
+                move_overhead: Duration::from_millis(10),
+                ..Limits::default()
+            },
+        );
+        assert!(pos.legal_moves().contains(&r.best.unwrap()));
+    }
+}
+
+#[test]
+fn game_history_with_a_cycle_is_searched() {
+    // Both sides shuffle a rook back and forth: the position after the cycle
+    // repeats one in the history, which the search hands to the rules judge.
+    let mut pos = Position::startpos();
+    for mv in ["a0a1", "a9a8", "a1a0", "a8a9", "a0a1", "a9a8"] {
+        pos.make_move(mv.parse().unwrap());
+    }
+    let r = search(&mut engine(), &pos, depth(6));
+    assert!(pos.legal_moves().contains(&r.best.unwrap()));
+}
