@@ -16,6 +16,8 @@ pub struct TimeManager {
     limits: Option<(Duration, Duration)>,
     /// The budget a ponder search gets when `ponderhit` arrives.
     on_ponderhit: Option<(Duration, Duration)>,
+    /// A fixed `movetime` rather than a clock.
+    fixed: bool,
 }
 
 /// Soft and hard limits for one move from the clock, or None if untimed.
@@ -54,6 +56,7 @@ impl TimeManager {
             start: Instant::now(),
             limits: now,
             on_ponderhit: later,
+            fixed: limits.movetime.is_some(),
         }
     }
 
@@ -80,6 +83,10 @@ impl TimeManager {
     /// Whether to stop iterating, with the soft limit scaled by `factor`
     /// (more than 1 when the search is unsettled), never past the hard one.
     pub fn soft_exceeded(&self, factor: f64) -> bool {
+        if self.fixed {
+            // `movetime` means think exactly that long: only the hard limit ends it.
+            return self.hard_exceeded();
+        }
         self.limits.is_some_and(|(s, h)| {
             let s = s.mul_f64(factor.clamp(0.3, 4.0)).min(h);
             self.elapsed() >= s
