@@ -71,12 +71,28 @@ fn evaluate_impl(pos: &Position) -> i32 {
     let mg = psqt::mg(psq) + rm - bm;
     let eg = psqt::eg(psq) + re - be;
     let phase = phase(pos);
-    let v = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    let mut v = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    // A side with nothing that can cross the river cannot mate: its extra
+    // advisors and elephants are worth almost nothing.
+    let leader = if v > 0 { Color::Red } else { Color::Black };
+    if !has_attackers(pos, leader) {
+        v /= 16;
+    }
     let v = match pos.side_to_move() {
         Color::Red => v,
         Color::Black => -v,
     };
     v + TEMPO
+}
+
+#[inline(always)]
+fn has_attackers(pos: &Position, color: Color) -> bool {
+    (pos.color_bb(color)
+        & (pos.kind_bb(PieceKind::Rook)
+            | pos.kind_bb(PieceKind::Knight)
+            | pos.kind_bb(PieceKind::Cannon)
+            | pos.kind_bb(PieceKind::Pawn)))
+    .any()
 }
 
 #[inline(always)]
@@ -198,6 +214,13 @@ mod tests {
         let a = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1";
         let b = "rnbakab1r/9/1c2c1n2/p1p1p1p1p/9/9/P1P1P1P1P/1C4NC1/9/RNBAKAB1R b - - 0 1";
         assert_eq!(eval(a), eval(b));
+    }
+
+    #[test]
+    fn defenders_alone_cannot_win() {
+        // Two advisors and two elephants against a bare king: a dead draw.
+        let v = eval("3k5/9/9/9/9/9/9/9/9/2BAKAB2 w - - 0 1");
+        assert!(v.abs() < 30, "{v}");
     }
 
     #[test]

@@ -76,6 +76,9 @@ struct Frame {
     /// Plies since the last null move: repetitions are never looked for
     /// across one.
     plies_from_null: usize,
+    /// Whether the side to move here is in check, when the parent already
+    /// knew (it computed `gives_check` for the move that led here).
+    check_known: Option<bool>,
 }
 
 /// The outcome of one thread's iterative deepening.
@@ -128,6 +131,7 @@ impl<'a> Worker<'a> {
                     killers: [Move::NONE; 2],
                     static_eval: EVAL_NONE,
                     plies_from_null: usize::MAX / 2,
+                    check_known: None,
                 };
                 MAX_PLY + 4
             ],
@@ -192,12 +196,25 @@ impl<'a> Worker<'a> {
 
     /// Plays `mv`, first asking the TT to fetch the child's bucket.
     #[inline]
-    fn make(&mut self, mv: Move, ply: usize) {
+    fn make(&mut self, mv: Move, ply: usize, gives_check: Option<bool>) {
         let key = key_after(&self.pos, mv);
         self.shared.tt.prefetch(key);
         self.pos.make_move(mv);
         debug_assert_eq!(key, self.pos.key());
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
+        self.stack[ply + 1].check_known = gives_check;
+    }
+
+    /// Whether the side to move is in check, from the parent's knowledge if it had any.
+    #[inline]
+    fn in_check(&self, ply: usize) -> bool {
+        match self.stack[ply].check_known {
+            Some(c) => {
+                debug_assert_eq!(c, self.pos.in_check());
+                c
+            }
+            None => self.pos.in_check(),
+        }
     }
 
     fn only_defenders(&self) -> bool {
@@ -292,7 +309,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let in_check = self.pos.in_check();
+        let in_check = self.in_check(ply);
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
         let tt_move = if root && !self.prev_best.is_none() {
@@ -370,6 +387,9 @@ impl<'a> Worker<'a> {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.pos.make_null();
                 self.stack[ply + 1].plies_from_null = 0;
+                // Passing is only tried out of check, and the opponent
+                // cannot have been in check on our move.
+                self.stack[ply + 1].check_known = Some(false);
                 let v = -self.search(false, depth - r, -beta, -beta + 1, ply + 1, !cut);
                 self.pos.unmake_null();
                 if self.aborted {
@@ -447,7 +467,7 @@ impl<'a> Worker<'a> {
                 && see_ge(&self.pos, mv, -50)) as i32;
             let new_depth = depth - 1 + ext;
 
-            self.make(mv, ply);
+            self.make(mv, ply, Some(gives_check));
             let mut v = -INF;
             if depth >= 3 && move_count > 1 + root as usize && (!capture || cut) {
                 let mut r = reduction(depth, move_count);
@@ -545,7 +565,7 @@ impl<'a> Worker<'a> {
         if pv && ply > self.seldepth {
             self.seldepth = ply;
         }
-        let in_check = self.pos.in_check();
+        let in_check = self.in_check(ply);
         if ply >= MAX_PLY {
             return if in_check { 0 } else { evaluate(&self.pos) };
         }
@@ -612,7 +632,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            self.make(mv, ply);
+            self.make(mv, ply, None);
             let v = -self.qsearch(pv, -beta, -alpha, ply + 1);
             self.pos.unmake_move();
             if self.aborted {
