@@ -81,10 +81,15 @@ fn data_gen(data: u64) -> u8 {
 }
 
 impl Tt {
+    /// A table of about `mb` megabytes; if the memory cannot be had, the
+    /// largest halving of it that can (a GUI may ask for more than exists).
     pub fn new(mb: usize) -> Tt {
-        let bytes = mb.max(1) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
-        let mut entries = Vec::with_capacity(buckets * BUCKET);
+        let bytes = mb.clamp(1, 1 << 24).saturating_mul(1024 * 1024);
+        let mut buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        let mut entries: Vec<Entry> = Vec::new();
+        while entries.try_reserve_exact(buckets * BUCKET).is_err() && buckets > 1 {
+            buckets /= 2;
+        }
         entries.resize_with(buckets * BUCKET, Entry::default);
         Tt {
             entries,
