@@ -461,8 +461,12 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            // Check extension, bounded so that perpetual checking lines end.
+            // Check extension on the principal variation only: xiangqi games
+            // are full of checks, and extending them everywhere cost more
+            // than it found in self-play at equal nodes. Bounded by ply so
+            // that perpetual checking lines end.
             let ext = (gives_check
+                && pv
                 && (ply as i32) < 2 * self.root_depth
                 && see_ge(&self.pos, mv, -50)) as i32;
             let new_depth = depth - 1 + ext;

@@ -48,7 +48,7 @@ pub const POSITIONS: &[&str] = &[
     "rnbaka1n1/9/8r/p1p1p1p1C/6b2/2P1P4/c5P1P/3C5/7c1/RNBAKAB1R w - - 0 8",
 ];
 
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 14;
 
 /// What one bench run measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
