@@ -35,12 +35,17 @@ struct Entry {
 }
 
 const BUCKET: usize = 4;
+
+/// Four entries in one cache line: aligned so a probe costs one memory access.
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Entry; BUCKET]);
 const GEN_MASK: u8 = 0x3f;
 /// Stored depths are offset so that quiescence depths (down to -DEPTH_OFFSET) fit a byte.
 const DEPTH_OFFSET: i32 = 8;
 
 pub struct Tt {
-    entries: Vec<Entry>,
+    table: Vec<Bucket>,
     buckets: usize,
     generation: AtomicU8,
 }
@@ -85,21 +90,21 @@ impl Tt {
     /// largest halving of it that can (a GUI may ask for more than exists).
     pub fn new(mb: usize) -> Tt {
         let bytes = mb.clamp(1, 1 << 24).saturating_mul(1024 * 1024);
-        let mut buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
-        let mut entries: Vec<Entry> = Vec::new();
-        while entries.try_reserve_exact(buckets * BUCKET).is_err() && buckets > 1 {
+        let mut buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut table: Vec<Bucket> = Vec::new();
+        while table.try_reserve_exact(buckets).is_err() && buckets > 1 {
             buckets /= 2;
         }
-        entries.resize_with(buckets * BUCKET, Entry::default);
+        table.resize_with(buckets, Bucket::default);
         Tt {
-            entries,
+            table,
             buckets,
             generation: AtomicU8::new(0),
         }
     }
 
     pub fn clear(&mut self) {
-        for e in &mut self.entries {
+        for e in self.table.iter_mut().flat_map(|b| b.0.iter_mut()) {
             *e.key.get_mut() = 0;
             *e.data.get_mut() = 0;
         }
@@ -116,7 +121,7 @@ impl Tt {
     #[inline]
     fn bucket(&self, key: u64) -> &[Entry] {
         let i = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.entries[i * BUCKET..i * BUCKET + BUCKET]
+        &self.table[i].0
     }
 
     /// Starts loading the bucket of `key` into the cache, so that the probe a
@@ -183,9 +188,12 @@ impl Tt {
     /// Per mille of sampled entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation.load(Ordering::Relaxed);
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
+        let n = (self.table.len() * BUCKET).min(1000);
+        let used = self
+            .table
             .iter()
+            .flat_map(|b| b.0.iter())
+            .take(n)
             .filter(|e| {
                 let d = e.data.load(Ordering::Relaxed);
                 d != 0 && data_gen(d) == gen
