@@ -206,6 +206,12 @@ fn legal_moves_equal_filtered_pseudo_legal_moves() {
             legal.sort_by_key(|m| m.raw());
             want.sort_by_key(|m| m.raw());
             assert_eq!(legal, want, "in {}", pos.fen());
+            assert_eq!(
+                pos.count_legal(),
+                want.len(),
+                "count_legal in {}",
+                pos.fen()
+            );
             for &m in &want {
                 assert!(pos.is_legal(m), "is_legal({m}) in {}", pos.fen());
                 let mut after = pos.clone();
