@@ -447,7 +447,7 @@ fn bad_input_is_reported_and_survived() {
         long_line,
         b"\xc3\x28\xa0\xa1 \xff\n".to_vec(),
         b"setoption hashsize lots\n".to_vec(),
-        b"setoption name Threads value -5\n".to_vec(),
+        b"setoption name Threads value many\n".to_vec(),
         b"setoption nosuchoption 3\n".to_vec(),
         b"setoption\n".to_vec(),
         b"banmoves h2\n".to_vec(),
@@ -597,4 +597,29 @@ fn stop_latency_figures() {
         times[times.len() / 2],
         times[times.len() - 1]
     );
+}
+
+#[test]
+fn commands_sent_while_thinking_wait_their_turn() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let (first, _) = e.answer();
+    assert!(legal(&Position::startpos(), first));
+    let (second, _) = e.answer();
+    assert!(legal(&start_after(&["h2e2"]), second));
+}
+
+#[test]
+fn ponderhit_with_a_draw_offer() {
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {KINGS}"));
+    e.send("go ponder depth 2");
+    e.quiet_for("bestmove", Duration::from_millis(100));
+    e.send("ponderhit draw");
+    let (mv, line) = e.answer();
+    assert!(legal(&pos(KINGS, &[]), mv));
+    assert!(line.ends_with(" draw"), "{line}");
 }

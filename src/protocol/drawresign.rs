@@ -20,10 +20,10 @@ const ACCEPT_WHEN_BEHIND_CP: i32 = 300;
 pub fn accept_draw(pos: &Position, score: Score, pv: &[Move]) -> bool {
     match score {
         Score::Mate(n) => n <= 0,
+        // Nobody can win: whatever small edge the evaluation sees is noise.
+        Score::Cp(_) if rules::no_winning_material(pos) => true,
         Score::Cp(cp) if cp <= -ACCEPT_WHEN_BEHIND_CP => true,
-        Score::Cp(cp) if cp.abs() <= DRAWISH_CP => {
-            rules::no_winning_material(pos) || low_material(pos) || repetition_ahead(pos, pv)
-        }
+        Score::Cp(cp) if cp.abs() <= DRAWISH_CP => low_material(pos) || repetition_ahead(pos, pv),
         Score::Cp(_) => false,
     }
 }

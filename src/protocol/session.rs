@@ -89,7 +89,7 @@ impl Session {
                     continue;
                 }
                 if self.eof {
-                    self.out.last_line_and_exit(None);
+                    self.drain_and_exit(&inbox);
                 }
             }
             let event = if self.resending() {
@@ -116,8 +116,21 @@ impl Session {
                 Event::Input(Input::Eof) => self.on_eof(),
                 Event::SearchDone(done) => self.on_search_done(done),
                 Event::PerftDone => self.busy = None,
+                Event::Synced => {}
             }
         }
+    }
+
+    /// At the end of input: lets the search thread finish what it was given
+    /// (a queued `readyok`, say), then exits.
+    fn drain_and_exit(&self, inbox: &Receiver<Event>) -> ! {
+        self.send(Job::Sync);
+        while let Ok(event) = inbox.recv() {
+            if matches!(event, Event::Synced) {
+                break;
+            }
+        }
+        self.out.last_line_and_exit(None)
     }
 
     fn say(&self, line: &str) {
@@ -166,7 +179,10 @@ impl Session {
         match cmd {
             Command::Ucci => self.hello(Mode::Ucci),
             Command::Uci => self.hello(Mode::Uci),
-            Command::IsReady => self.say("readyok"),
+            // While thinking the search thread is busy, but the protocol is
+            // ready; while idle it answers once earlier setup jobs are done.
+            Command::IsReady if self.busy.is_some() => self.say("readyok"),
+            Command::IsReady => self.send(Job::Ready),
             Command::Debug(on) => self.opts.debug = on,
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position(spec) => match build_position(&spec) {

@@ -25,6 +25,11 @@ pub enum Job {
     SetHash(usize),
     SetThreads(usize),
     NewGame,
+    /// Answer `readyok` once every job before this one is done (a hash
+    /// resize or a new game can take a moment).
+    Ready,
+    /// Report `Event::Synced` once every job before this one is done.
+    Sync,
 }
 
 /// What the main loop waits on: input lines and finished work.
@@ -32,6 +37,7 @@ pub enum Event {
     Input(Input),
     SearchDone(Done),
     PerftDone,
+    Synced,
 }
 
 pub struct Done {
@@ -79,6 +85,12 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                 Job::SetHash(mb) => engine.set_hash_mb(mb),
                 Job::SetThreads(n) => engine.set_threads(n),
                 Job::NewGame => engine.new_game(),
+                Job::Ready => out.line("readyok"),
+                Job::Sync => {
+                    if events.send(Event::Synced).is_err() {
+                        return;
+                    }
+                }
             }
         }
     });
