@@ -280,7 +280,9 @@ fn parse_go(args: &[&str]) -> GoParams {
                     "oppmovestogo" => go.oppmovestogo = n,
                     _ => go.perft = n,
                 }
-                go.limit_sent |= matches!(word.as_str(), "depth" | "nodes" | "mate");
+                // A clock detail alone (`go movestogo 5`) still asks for a
+                // bounded search, not an endless one.
+                go.limit_sent |= word != "perft";
             }
             "movetime" | "time" | "increment" | "opptime" | "oppincrement" | "wtime" | "btime"
             | "winc" | "binc" => {
@@ -297,7 +299,7 @@ fn parse_go(args: &[&str]) -> GoParams {
                     _ => &mut go.binc,
                 };
                 *slot = t;
-                go.limit_sent |= matches!(word.as_str(), "movetime" | "time" | "wtime" | "btime");
+                go.limit_sent = true;
             }
             "searchmoves" => {
                 while let Some(t) = args.get(i).filter(|t| !is_go_word(t)) {

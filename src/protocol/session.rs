@@ -19,6 +19,8 @@ use std::time::Duration;
 /// otherwise be lost.
 const RESEND: Duration = Duration::from_millis(5);
 const MAX_PERFT_DEPTH: u64 = 12;
+/// Lines kept waiting for a search to end; a GUI that sends more is flooding.
+const MAX_PENDING: usize = 10_000;
 
 pub struct Session {
     mode: Mode,
@@ -150,8 +152,7 @@ impl Session {
             return self.execute(&line);
         }
         if self.opts.batch {
-            self.pending.push_back(line);
-            return;
+            return self.defer(line);
         }
         match command::parse(&line) {
             Ok(
@@ -163,9 +164,16 @@ impl Session {
                 | Command::Debug(_)
                 | Command::Empty),
             ) => self.carry_out(cmd),
-            Ok(_) => self.pending.push_back(line),
+            Ok(_) => self.defer(line),
             Err(e) => self.error(&e.to_string()),
         }
+    }
+
+    fn defer(&mut self, line: String) {
+        if self.pending.len() >= MAX_PENDING {
+            return self.error("too many commands waiting for the search to end; line dropped");
+        }
+        self.pending.push_back(line);
     }
 
     fn execute(&mut self, line: &str) {
