@@ -55,9 +55,6 @@ fn main() -> ExitCode {
             chuhe::tools::perft::run(&pos, depth, divide, threads, &mut |l| println!("{l}"));
             ExitCode::SUCCESS
         }
-        None => {
-            eprintln!("the protocol loop is not built yet; try `chuhe perft`");
-            ExitCode::from(2)
-        }
+        None => chuhe::protocol::run_stdio(),
     }
 }
