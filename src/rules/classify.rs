@@ -138,7 +138,8 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     p.make_null();
     let after = threats(p, false);
     facts.new_by_pieces = after.by_pieces & !before.by_pieces;
-    facts.new_all = after.all() & !before.all();
+    // Counting pawn chases can only add attacks, never remove one.
+    facts.new_all = facts.new_by_pieces | (after.all() & !before.all());
     let threat = if full || facts.new_by_pieces.is_empty() {
         mate_by_checks(p)
     } else {
