@@ -4,7 +4,7 @@
 //! comments).
 
 use chuhe::board::Position;
-use chuhe::rules::{self, judge_repetition, MoveClass, Outcome, Reason};
+use chuhe::rules::{self, judge_repetition, MoveClass, Outcome, Reason, RepetitionScore};
 use chuhe::tools::judge::replay;
 use MoveClass::*;
 
@@ -33,6 +33,18 @@ fn check(
         (v.outcome, v.reason),
         (outcome, reason),
         "verdict of {cycle}"
+    );
+    // The search's view of one cycle, from Red's side (Red is to move).
+    let want = match outcome {
+        Outcome::Draw => RepetitionScore::Draw,
+        Outcome::RedWins => RepetitionScore::Win,
+        Outcome::BlackWins => RepetitionScore::Loss,
+    };
+    let plies = cycle.split_whitespace().count();
+    assert_eq!(
+        rules::repetition_in_search(&pos, plies),
+        want,
+        "search view of {cycle}"
     );
     pos
 }
@@ -240,4 +252,25 @@ fn one_check_one_chase_classes() {
         Reason::PerpetualAttack,
     );
     assert_eq!(chased(&pos, 2), ["cannon a5"]);
+}
+
+/// 27.2: when both sides attack in every move, a pawn's attack is a chase.
+/// The red pawn follows the black rook (idle alone); the rook, fleeing,
+/// chases the unprotected red knights d2 and e3 in turn. Without the
+/// mutual-attack rule black would lose; with it both are forbidden: draw.
+#[test]
+fn pawn_attacks_count_in_mutual_perpetual_attack() {
+    let pos = check(
+        "3k5/9/9/4r4/3P5/9/4N4/3N5/9/5K3 w - - 0 1",
+        "d5e5 e6d6 e5d5 d6e6",
+        &[Idle, Chase, Idle, Chase],
+        Outcome::Draw,
+        Reason::RepetitionDraw,
+    );
+    let report = judge_repetition(&pos).expect("a repetition");
+    let with_pawns: Vec<MoveClass> = report.moves.iter().map(|m| m.class_with_pawns).collect();
+    assert!(with_pawns.iter().all(|&c| c == Chase), "{with_pawns:?}");
+    assert!(report.red.forbidden_with_pawns && !report.red.forbidden);
+    assert_eq!(chased(&pos, 1), ["knight d2"]);
+    assert_eq!(chased(&pos, 3), ["knight e3"]);
 }

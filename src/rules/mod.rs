@@ -116,10 +116,8 @@ pub fn judge(pos: &Position) -> Option<Verdict> {
     if let Some(v) = mate_or_stalemate(pos) {
         return Some(v);
     }
-    if let Some(report) = judge_repetition(pos) {
-        if let Some(v) = report.verdict {
-            return Some(v);
-        }
+    if let Some((v, _)) = repetition::repetition_verdict(pos) {
+        return Some(v);
     }
     if natural_limit_reached(pos) {
         return Some(Verdict {
@@ -160,7 +158,7 @@ pub fn repetition_in_search(pos: &Position, plies_back: usize) -> RepetitionScor
 /// At the third (or later) occurrence of a cycle that is "forbidden, loses":
 /// the side that must vary and the move it must not play again (for `banmoves`).
 pub fn must_vary(pos: &Position) -> Option<MustVary> {
-    judge_repetition(pos).and_then(|r| r.must_vary)
+    repetition::repetition_verdict(pos).and_then(|(_, m)| m)
 }
 
 /// Whether the natural move limit has been reached: 120 plies without a

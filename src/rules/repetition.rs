@@ -131,6 +131,45 @@ fn summarise(
     sides
 }
 
+/// The judged stretch's start and the most recent earlier occurrence, from
+/// the third occurrence on.
+fn judged_stretch(occ: &[usize]) -> Option<(usize, usize)> {
+    Some((*occ.get(1)?, *occ.first()?))
+}
+
+/// The verdict of a judged stretch and, for a perpetual attack, who must
+/// vary: the position now is the one the last cycle (from `last`) started
+/// from, so the offender's next move in that cycle is the one to avoid.
+fn verdict_of(
+    pos: &Position,
+    last: usize,
+    red: SideCycle,
+    black: SideCycle,
+) -> (Verdict, Option<MustVary>) {
+    let (outcome, reason, loser) = decide(red, black);
+    let must_vary = loser
+        .filter(|_| reason == Reason::PerpetualAttack)
+        .and_then(|side| {
+            let first = if side == pos.side_to_move() {
+                last
+            } else {
+                last + 1
+            };
+            let banned = pos.history().get(first)?.mv;
+            Some(MustVary { side, banned })
+        });
+    (Verdict { outcome, reason }, must_vary)
+}
+
+/// The repetition verdict alone (classifying only as far as needed): set
+/// from the third occurrence of the current position on.
+pub(crate) fn repetition_verdict(pos: &Position) -> Option<(Verdict, Option<MustVary>)> {
+    let occ = earlier_occurrences(pos);
+    let (start, last) = judged_stretch(&occ)?;
+    let [red, black] = summarise(pos, start, None);
+    Some(verdict_of(pos, last, red, black))
+}
+
 /// The repetition of the current position, if it occurred before: the cycle
 /// classified move by move and, from the third occurrence on, the verdict.
 pub fn judge_repetition(pos: &Position) -> Option<CycleReport> {
@@ -148,22 +187,10 @@ pub fn judge_repetition(pos: &Position) -> Option<CycleReport> {
         verdict: None,
         must_vary: None,
     };
-    if report.occurrence >= 3 {
-        let (outcome, reason, loser) = decide(red, black);
-        report.verdict = Some(Verdict { outcome, reason });
-        if reason == Reason::PerpetualAttack {
-            report.must_vary = loser.and_then(|side| {
-                // The position now is the one the last cycle started from:
-                // the offender's next move in that cycle is the one to avoid.
-                let first = if side == pos.side_to_move() {
-                    last
-                } else {
-                    last + 1
-                };
-                let banned = pos.history().get(first)?.mv;
-                Some(MustVary { side, banned })
-            });
-        }
+    if judged_stretch(&occ).is_some() {
+        let (verdict, must_vary) = verdict_of(pos, last, red, black);
+        report.verdict = Some(verdict);
+        report.must_vary = must_vary;
     }
     Some(report)
 }

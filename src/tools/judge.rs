@@ -144,6 +144,13 @@ pub fn render_text(j: &Judgement) -> String {
         }
         out.push_str(&format!("red {}\n", side_summary(&c.red)));
         out.push_str(&format!("black {}\n", side_summary(&c.black)));
+        if c.red.forbidden_with_pawns
+            && c.black.forbidden_with_pawns
+            && !(c.red.forbidden && c.black.forbidden)
+        {
+            // 27.2: in a mutual perpetual attack a pawn's attack is a chase.
+            out.push_str("mutual-attack pawn-chases-count\n");
+        }
         if let Some(mv) = &c.must_vary {
             out.push_str(&format!("must-vary {} {}\n", side_name(mv.side), mv.banned));
         }
