@@ -274,3 +274,20 @@ fn pawn_attacks_count_in_mutual_perpetual_attack() {
     assert_eq!(chased(&pos, 1), ["knight d2"]);
     assert_eq!(chased(&pos, 3), ["knight e3"]);
 }
+
+/// 29.1: a threat to win material through a check is a chase. From g5 the
+/// red knight threatens Nf7+ (the black king cannot go to d9, facing the red
+/// king; the rook h6 cannot cover the knight's leg f8) and then Nxh6. The
+/// rook steps to h5, attacking the knight; the knight goes back.
+#[test]
+fn threat_through_a_check_is_a_chase() {
+    let pos = check(
+        "4k4/9/9/7r1/9/4N4/9/9/9/3K5 w - - 0 1",
+        "e4g5 h6h5 g5e4 h5h6",
+        &[Chase, Chase, Idle, Idle],
+        Outcome::Draw,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(&pos, 0), ["rook h6"]);
+    assert_eq!(chased(&pos, 1), ["knight g5"]);
+}

@@ -3,8 +3,8 @@
 //!
 //! A target is a piece with material value (rook, knight, cannon, advisor,
 //! elephant, crossed pawn). It is threatened when some piece other than the
-//! king can legally take it and the exchange that follows on that square wins
-//! material (so an unprotected piece, a piece whose protector is pinned or
+//! king can legally take it (at once, or after a quiet check whatever the
+//! answer) and the exchange that follows on that square wins material (so an unprotected piece, a piece whose protector is pinned or
 //! would expose its king, and a rook attacked by a knight or cannon all
 //! count), unless the attack is an exchange offer between pieces of the same
 //! kind that can take each other (兑), or taking would let the opponent mate
@@ -52,11 +52,67 @@ pub fn is_material(piece: Piece, sq: Square) -> bool {
     }
 }
 
-/// The targets the side to move threatens in `pos`. With `relaxed`, a capture
-/// that is illegal only because the mover is in check from the pieces already
-/// checking it still counts: it tells what the mover was attacking before it
-/// had to answer the check, for the 从捉到捉 comparison.
-pub fn threats(pos: &mut Position, relaxed: bool) -> Threats {
+/// The targets the side to move threatens in `pos`: by a direct capture and,
+/// with `via_check` and when not in check, by a capture that one check
+/// forces (29.1: 通过连续照将吃子, here one check deep). With `relaxed`, a
+/// capture that is illegal only because the mover is in check from the
+/// pieces already checking it still counts: it tells what the mover was
+/// attacking before it had to answer the check, for the 从捉到捉 comparison.
+pub fn threats(pos: &mut Position, relaxed: bool, via_check: bool) -> Threats {
+    let mut out = direct_threats(pos, relaxed);
+    if via_check && !pos.in_check() {
+        let won = won_after_check(pos);
+        out.by_pieces |= won.by_pieces;
+        out.by_pawns = (out.by_pawns | won.by_pawns) & !out.by_pieces;
+    }
+    out
+}
+
+/// Targets won by a quiet check and then, against every answer, a capture.
+fn won_after_check(pos: &mut Position) -> Threats {
+    let theirs = pos.color_bb(!pos.side_to_move());
+    let mut out = Threats::default();
+    let mut quiets = MoveList::new();
+    pos.generate(GenType::Quiets, &mut quiets);
+    // A checking capture is a capture: it is weighed as one (兑 included), not
+    // as the first step towards another.
+    for check in quiets {
+        if !pos.gives_check(check) {
+            continue;
+        }
+        pos.make_move(check);
+        let mut common: Option<Threats> = None;
+        for answer in pos.legal_moves() {
+            pos.make_move(answer);
+            let t = direct_threats(pos, false);
+            pos.unmake_move();
+            let acc = match common {
+                None => t,
+                Some(c) => {
+                    let by_pieces = c.by_pieces & t.by_pieces;
+                    Threats {
+                        by_pieces,
+                        by_pawns: c.all() & t.all() & !by_pieces,
+                    }
+                }
+            };
+            common = Some(acc);
+            if acc.all().is_empty() {
+                break;
+            }
+        }
+        pos.unmake_move();
+        // No answer at all is a mate, judged as a mate threat instead.
+        if let Some(t) = common {
+            out.by_pieces |= t.by_pieces & theirs;
+            out.by_pawns |= t.by_pawns & theirs;
+        }
+    }
+    out.by_pawns &= !out.by_pieces;
+    out
+}
+
+fn direct_threats(pos: &mut Position, relaxed: bool) -> Threats {
     let us = pos.side_to_move();
     let mut caps = MoveList::new();
     let in_check = pos.in_check();

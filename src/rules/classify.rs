@@ -133,10 +133,14 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
         facts.check = true;
         return facts;
     }
-    let before = threats(p, true);
+    // Threats through a check are compared only when the mover was free to
+    // check before the move; answering a check, it was not, and what it then
+    // threatens through a check is not counted (so not taken for new either).
+    let via_check = !p.in_check();
+    let before = threats(p, true, via_check);
     p.make_move(mv);
     p.make_null();
-    let after = threats(p, false);
+    let after = threats(p, false, via_check);
     facts.new_by_pieces = after.by_pieces & !before.by_pieces;
     // Counting pawn chases can only add attacks, never remove one.
     facts.new_all = facts.new_by_pieces | (after.all() & !before.all());
