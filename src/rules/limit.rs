@@ -23,12 +23,6 @@ fn quiet_stretch(pos: &Position) -> (usize, u32) {
     }
 }
 
-/// Plies since the last capture, before the check cap.
-fn raw_quiet_plies(pos: &Position) -> u32 {
-    let (start, before) = quiet_stretch(pos);
-    before + (pos.history().len() - start) as u32
-}
-
 /// Plies since the last capture as the natural limit counts them: checks
 /// capped at 10 per side. Plies before the recorded history cannot be told
 /// apart and count as non-checks.
@@ -57,6 +51,7 @@ pub fn effective_quiet_plies(pos: &Position) -> u32 {
 }
 
 pub fn limit_reached(pos: &Position) -> bool {
-    // Capping only lowers the count: skip the replay while the raw count is short.
-    raw_quiet_plies(pos) >= NATURAL_LIMIT_PLIES && effective_quiet_plies(pos) >= NATURAL_LIMIT_PLIES
+    // The ply counter is the uncapped count, and capping only lowers it: no
+    // replay while it is short, so this is cheap enough for every node.
+    pos.halfmove_clock() >= NATURAL_LIMIT_PLIES && effective_quiet_plies(pos) >= NATURAL_LIMIT_PLIES
 }
