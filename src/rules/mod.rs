@@ -20,6 +20,15 @@
 //! example with `banmoves`) and counts the loss when `judge` reports it again
 //! at the fourth. The shared case file (data/rules-cases.txt) expects the
 //! verdict at the third occurrence, which is what `judge` gives.
+//!
+//! What is judged: at the third occurrence, every move since the first of
+//! the three (two cycles, so a side is "forbidden" only if it attacked in
+//! both); in the search, the one cycle of `plies_back` plies. Choices where
+//! the rules leave room (see the submodules): a mate threat, like a chase,
+//! must be new (a mate the mover could already play is not threatened by its
+//! move); chases through a check look one quiet check deep; mate threats
+//! look for mates of up to three checks within a node budget; 27.3 (taking
+//! a defensive point for a plain draw) is not modelled.
 
 mod chase;
 mod classify;
