@@ -115,3 +115,23 @@ fn must_vary_names_the_perpetual_chaser_and_its_move() {
         assert_eq!(rules::must_vary(&pos), None, "{name}");
     }
 }
+
+/// The shared rook-chases-cannon case with the colours swapped and entered
+/// one move later, so that Red is to move at the third occurrence and the
+/// offender is Black: its next move in the cycle is the banned one.
+#[test]
+fn must_vary_names_the_offender_when_it_is_not_to_move() {
+    let pos = replay(
+        Some("3k5/9/9/9/9/9/9/1C5r1/9/4K4 w - - 0 1"),
+        "b2b4 h2h4 b4b2 h4h2 b2b4 h2h4 b4b2 h4h2",
+    )
+    .expect("legal moves");
+    let v = rules::judge(&pos).expect("judged");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (rules::Outcome::RedWins, rules::Reason::PerpetualAttack)
+    );
+    let mv = rules::must_vary(&pos).expect("forbidden cycle");
+    assert_eq!(mv.side, chuhe::board::Color::Black);
+    assert_eq!(mv.banned.to_string(), "h2h4");
+}

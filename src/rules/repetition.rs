@@ -209,3 +209,39 @@ pub fn score_cycle(pos: &Position, plies_back: usize) -> RepetitionScore {
         Some(_) => RepetitionScore::Win,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(perpetual_check: bool, forbidden: bool, forbidden_with_pawns: bool) -> SideCycle {
+        SideCycle {
+            perpetual_check,
+            forbidden,
+            forbidden_with_pawns,
+        }
+    }
+
+    /// The verdict table of seeds 26.1-26.4 (docs/RULES.md), every row.
+    #[test]
+    fn verdict_table() {
+        let check = side(true, true, true);
+        let attack = side(false, true, true);
+        let idle = side(false, false, false);
+        let pawn_attack = side(false, false, true);
+        let red_loses = |r| (Outcome::BlackWins, r, Some(Color::Red));
+        let black_loses = |r| (Outcome::RedWins, r, Some(Color::Black));
+        let draw = (Outcome::Draw, Reason::RepetitionDraw, None);
+        assert_eq!(decide(check, idle), red_loses(Reason::PerpetualCheck));
+        assert_eq!(decide(check, attack), red_loses(Reason::PerpetualCheck));
+        assert_eq!(decide(attack, check), black_loses(Reason::PerpetualCheck));
+        assert_eq!(decide(check, check), draw);
+        assert_eq!(decide(attack, idle), red_loses(Reason::PerpetualAttack));
+        assert_eq!(decide(idle, attack), black_loses(Reason::PerpetualAttack));
+        assert_eq!(decide(attack, attack), draw);
+        assert_eq!(decide(idle, idle), draw);
+        // 27.2: a pawn's attacks count once both sides attack throughout.
+        assert_eq!(decide(attack, pawn_attack), draw);
+        assert_eq!(decide(pawn_attack, idle), draw);
+    }
+}
