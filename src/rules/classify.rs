@@ -116,7 +116,7 @@ const MATE_CHECKS: u32 = 3;
 /// Node budget of one mate-threat search, so that an open position with many
 /// checks cannot stall the search that asked; a mate not found within it is
 /// not a threat.
-const MATE_NODES: u32 = 4000;
+const MATE_NODES: u32 = 2000;
 
 /// Plays `mv` on `p` (standing before it) and says what it does. With `full`
 /// every fact is found; otherwise only as much as tells whether the move is

@@ -4,6 +4,7 @@
 use super::classify::{describe_move, play_and_classify, ClassifiedMove, Facts};
 use super::{MustVary, Outcome, Reason, RepetitionScore, Verdict};
 use crate::board::{Color, Position};
+use std::cell::RefCell;
 
 /// One side's moves in a judged stretch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,19 +196,47 @@ pub fn judge_repetition(pos: &Position) -> Option<CycleReport> {
     Some(report)
 }
 
+/// Cycles already scored, per thread: the search meets the same cycle again
+/// and again, and a cycle's score depends on nothing but its positions.
+const CACHE_SLOTS: usize = 4096;
+
+thread_local! {
+    static CACHE: RefCell<Vec<(u64, RepetitionScore)>> =
+        RefCell::new(vec![(0, RepetitionScore::Draw); CACHE_SLOTS]);
+}
+
+/// A fingerprint of the cycle: the keys of its positions in order.
+fn cycle_key(pos: &Position, start: usize) -> u64 {
+    pos.history()[start..]
+        .iter()
+        .fold(pos.key(), |h, u| h.rotate_left(9) ^ u.key)
+        | 1 // never 0, the empty slot
+}
+
 /// The search's view of a cycle of `plies_back` plies ending now.
 pub fn score_cycle(pos: &Position, plies_back: usize) -> RepetitionScore {
     let n = pos.history().len();
     if plies_back == 0 || plies_back > n {
         return RepetitionScore::Draw;
     }
-    let [red, black] = summarise(pos, n - plies_back, None);
+    let start = n - plies_back;
+    let key = cycle_key(pos, start);
+    let slot = (key % CACHE_SLOTS as u64) as usize;
+    if let Some(score) = CACHE.with(|c| {
+        let (k, s) = c.borrow()[slot];
+        (k == key).then_some(s)
+    }) {
+        return score;
+    }
+    let [red, black] = summarise(pos, start, None);
     let (_, _, loser) = decide(red, black);
-    match loser {
+    let score = match loser {
         None => RepetitionScore::Draw,
         Some(c) if c == pos.side_to_move() => RepetitionScore::Loss,
         Some(_) => RepetitionScore::Win,
-    }
+    };
+    CACHE.with(|c| c.borrow_mut()[slot] = (key, score));
+    score
 }
 
 #[cfg(test)]
