@@ -291,3 +291,19 @@ fn threat_through_a_check_is_a_chase() {
     assert_eq!(chased(&pos, 0), ["rook h6"]);
     assert_eq!(chased(&pos, 1), ["knight g5"]);
 }
+
+/// 一将一捉 without the mate threat of the shared case: with the red king on
+/// f0 the black king can step to e8 or e9, so the returning rook move is a
+/// plain chase of the cannon. Still forbidden (the seeds, unlike the Asian
+/// rules, make a check-and-chase cycle lose).
+#[test]
+fn one_check_one_chase_is_forbidden() {
+    let pos = check(
+        "3k5/9/9/9/c7R/9/9/9/9/5K3 w - - 0 1",
+        "i5i9 d9d8 i9i5 d8d9",
+        &[Check, Idle, Chase, Idle],
+        Outcome::BlackWins,
+        Reason::PerpetualAttack,
+    );
+    assert_eq!(chased(&pos, 2), ["cannon a5"]);
+}
