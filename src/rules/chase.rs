@@ -4,9 +4,9 @@
 //! A target is a piece with material value (rook, knight, cannon, advisor,
 //! elephant, crossed pawn). It is threatened when some piece other than the
 //! king can legally take it (at once, or after a quiet check whatever the
-//! answer) and the exchange that follows on that square wins material (so an unprotected piece, a piece whose protector is pinned or
-//! would expose its king, and a rook attacked by a knight or cannon all
-//! count), unless the attack is an exchange offer between pieces of the same
+//! answer) and the exchange that follows on that square wins material (so
+//! an unprotected piece, a piece whose protector is pinned or would expose
+//! its king, and a rook attacked by a knight or cannon all count), unless the attack is an exchange offer between pieces of the same
 //! kind that can take each other (兑), or taking would let the opponent mate
 //! at once. Pawn attackers are kept apart: a pawn's attack is a chase only
 //! when both sides attack perpetually (27.2).
@@ -35,6 +35,8 @@ pub fn value(piece: Piece, sq: Square) -> i32 {
         PieceKind::Knight | PieceKind::Cannon => 2,
         PieceKind::Advisor | PieceKind::Bishop => 1,
         PieceKind::Pawn => i32::from(crossed(piece.color(), sq)),
+        // Only ever the last to take (its capture must be legal, so nothing
+        // takes it back); the value just makes it the capturer of last resort.
         PieceKind::King => 1000,
     }
 }
