@@ -28,6 +28,19 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Replay a game and judge its end: mate, stalemate, natural limit,
+    /// material, and repetition (棋例) with each cycle move classified.
+    Judge {
+        /// Position the moves start from (start position when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in ICCS coordinates, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,6 +66,23 @@ fn main() -> ExitCode {
             }
             let threads = threads.clamp(1, 1024);
             chuhe::tools::perft::run(&pos, depth, divide, threads, &mut |l| println!("{l}"));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Judge { fen, moves, json }) => {
+            use chuhe::tools::judge;
+            let pos = match judge::replay(fen.as_deref(), &moves) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let j = judge::judge_game(&pos);
+            if json {
+                println!("{}", judge::render_json(&pos, &j));
+            } else {
+                print!("{}", judge::render_text(&j));
+            }
             ExitCode::SUCCESS
         }
         None => chuhe::protocol::run_stdio(),
