@@ -28,6 +28,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play engines against each other (match, round robin or gauntlet).
+    Match(Box<chuhe::tools::matches::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,13 @@ fn main() -> ExitCode {
             chuhe::tools::perft::run(&pos, depth, divide, threads, &mut |l| println!("{l}"));
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => match chuhe::tools::matches::cli::run(*args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         None => {
             eprintln!("the protocol loop is not built yet; try `chuhe perft`");
             ExitCode::from(2)
