@@ -13,7 +13,7 @@ native:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release
 
 test:
-	$(CARGO) test --release
+	$(CARGO) test
 
 bench:
 	$(CARGO) bench
