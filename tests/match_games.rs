@@ -371,8 +371,7 @@ fn uci_gets_whole_game_and_white_black_clocks() {
     );
     let go: Vec<&str> = lines
         .iter()
-        .filter(|l| l.starts_with("go"))
-        .last()
+        .rfind(|l| l.starts_with("go"))
         .unwrap()
         .split_whitespace()
         .collect();
