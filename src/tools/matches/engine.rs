@@ -150,13 +150,21 @@ impl Engine {
         init_timeout: Duration,
         stop: Arc<AtomicBool>,
     ) -> Result<Engine, EngineError> {
-        let mut cmd = Command::new(&spec.cmd);
+        let mut cmd = Command::new(program(spec));
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
+        }
+        // A terminal's Ctrl-C goes to the whole foreground process group; the
+        // engines get their own group so that only the runner sees it and
+        // games in progress are not mistaken for crashes.
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
         }
         let mut child = cmd
             .spawn()
@@ -216,12 +224,12 @@ impl Engine {
             }
             Protocol::Auto => {
                 self.send("ucci")?;
-                // A UCI-only engine ignores `ucci` (or complains): give it a
-                // short while, then ask in UCI.
+                // A UCI-only engine ignores `ucci` or complains about it: give
+                // it a short while, then ask in UCI.
                 let probe = (Instant::now() + Duration::from_secs(2)).min(deadline);
-                match self.wait_for("ucciok", probe) {
-                    Ok(()) => Protocol::Ucci,
-                    Err(EngineError::Timeout) => {
+                match self.wait_for_ucciok(probe) {
+                    Ok(true) => Protocol::Ucci,
+                    Ok(false) | Err(EngineError::Timeout) => {
                         self.send("uci")?;
                         self.wait_for("uciok", deadline)?;
                         Protocol::Uci
@@ -280,6 +288,19 @@ impl Engine {
                     return Err(EngineError::Eof)
                 }
                 Err(RecvTimeoutError::Timeout) => continue,
+            }
+        }
+    }
+
+    /// Waits for `ucciok`; false as soon as the engine says it does not know `ucci`.
+    fn wait_for_ucciok(&self, deadline: Instant) -> Result<bool, EngineError> {
+        loop {
+            let line = self.next_line(deadline)?;
+            if line.split_whitespace().next() == Some("ucciok") {
+                return Ok(true);
+            }
+            if line.to_ascii_lowercase().contains("unknown") {
+                return Ok(false);
             }
         }
     }
@@ -358,6 +379,19 @@ impl Drop for Engine {
         }
         let _ = self.child.wait();
     }
+}
+
+/// The program to run. A relative path such as `target/release/chuhe` is
+/// taken from the runner's directory when it exists there, even if the
+/// engine runs in another `dir`.
+fn program(spec: &EngineSpec) -> PathBuf {
+    let path = PathBuf::from(&spec.cmd);
+    if spec.dir.is_some() && path.is_relative() && spec.cmd.contains('/') {
+        if let Ok(abs) = path.canonicalize() {
+            return abs;
+        }
+    }
+    path
 }
 
 /// Reads depth and score from an `info` line (UCCI `score 12`, UCI `score cp 12`

@@ -240,7 +240,7 @@ pub fn play(setup: &GameSetup) -> GameRecord {
             .and_then(|mut e| e.new_game(init).map(|_| e));
         match started {
             Ok(e) => engines.push(e),
-            Err(EngineError::Stopped) => return record,
+            Err(_) if setup.stop.load(Ordering::Relaxed) => return record,
             Err(error) => {
                 record.outcome = Some(loss(side));
                 record.termination = Termination::StartFailure {
@@ -362,7 +362,10 @@ impl<'a, 'b> Game<'a, 'b> {
         let timed = !matches!(settings.tc, TimeControl::Depth(_) | TimeControl::Nodes(_));
         let reply = match engine.go(&lines, Duration::from_millis(wait)) {
             Ok(r) => r,
-            Err(EngineError::Stopped) => return Some((None, Termination::Interrupted)),
+            // An engine that died as the match was being stopped did not crash.
+            Err(_) if self.setup.stop.load(Ordering::Relaxed) => {
+                return Some((None, Termination::Interrupted))
+            }
             Err(EngineError::Timeout) if timed => {
                 return Some((Some(loss(side)), Termination::TimeForfeit { side }))
             }

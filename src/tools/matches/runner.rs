@@ -3,7 +3,7 @@
 //! a time and a crashed engine is simply started afresh for the next game),
 //! PGN as games finish, the running score, standings and the final report.
 
-use super::engine::EngineSpec;
+use super::engine::{Engine, EngineSpec, Protocol};
 use super::game::{self, GameRecord, GameSettings, GameSetup, Referee, Termination};
 use super::openings::Opening;
 use super::pgn::{self, PgnHeader};
@@ -118,7 +118,9 @@ pub fn run(
     let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
     let (tx, rx) = mpsc::channel::<(Job, GameRecord)>();
     let workers = cfg.concurrency.clamp(1, total.max(1));
-    let cfg_shared = Arc::new(cfg.clone());
+    let mut resolved = cfg.clone();
+    detect_protocols(&mut resolved.engines, &cfg.settings, &stop);
+    let cfg_shared = Arc::new(resolved);
     let mut handles = Vec::with_capacity(workers);
     for _ in 0..workers {
         let (queue, tx, stop, referee, cfg) = (
@@ -241,6 +243,19 @@ pub fn run(
     report.standings = standings::standings(&names, &played, &cfg.scale);
     write_final(cfg, &report, total, out)?;
     Ok(report)
+}
+
+/// Settles `auto` protocols once, before the games, so that a UCI-only engine
+/// does not wait out the `ucci` probe in every game. An engine that does not
+/// start here stays `auto`; its games will record the failure.
+fn detect_protocols(engines: &mut [EngineSpec], settings: &GameSettings, stop: &Arc<AtomicBool>) {
+    let timeout = std::time::Duration::from_millis(settings.init_timeout_ms);
+    for spec in engines.iter_mut().filter(|e| e.proto == Protocol::Auto) {
+        if let Ok(engine) = Engine::start(spec, timeout, stop.clone()) {
+            spec.proto = engine.proto;
+            engine.quit();
+        }
+    }
 }
 
 fn elo_text(wdl: &Wdl) -> String {
