@@ -158,7 +158,7 @@ pub fn build(args: MatchArgs) -> Result<MatchConfig, ConfigError> {
     let mut cfg = MatchConfig::new(engines, settings);
     if let Some(path) = args.openings.or(file.openings) {
         cfg.openings =
-            openings::load(&path).map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+            openings::load(&path).map_err(|e| ConfigError(format!("--openings: {e}")))?;
     }
     if args.shuffle || file.shuffle.unwrap_or(false) {
         openings::shuffle(&mut cfg.openings, args.seed.or(file.seed).unwrap_or(1));

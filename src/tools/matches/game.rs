@@ -22,21 +22,7 @@ pub struct RulesReferee;
 
 impl Referee for RulesReferee {
     fn judge(&self, pos: &Position) -> Option<Verdict> {
-        rules::judge(pos).or_else(|| {
-            let draw = |reason| {
-                Some(Verdict {
-                    outcome: Outcome::Draw,
-                    reason,
-                })
-            };
-            if rules::natural_limit_reached(pos) {
-                draw(Reason::NaturalLimit)
-            } else if rules::no_winning_material(pos) {
-                draw(Reason::NoWinningMaterial)
-            } else {
-                None
-            }
-        })
+        rules::judge(pos)
     }
 
     fn must_vary(&self, pos: &Position) -> Option<MustVary> {

@@ -54,7 +54,11 @@ impl OpeningError {
 
 impl fmt::Display for OpeningError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "openings line {}: {}", self.line, self.message)
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "openings line {}: {}", self.line, self.message)
+        }
     }
 }
 

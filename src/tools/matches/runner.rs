@@ -260,7 +260,13 @@ fn detect_protocols(engines: &mut [EngineSpec], settings: &GameSettings, stop: &
 
 fn elo_text(wdl: &Wdl) -> String {
     match stats::elo_estimate(wdl) {
-        Some(e) => format!("Elo {:+.1} [{:+.1}, {:+.1}]", e.elo, e.low, e.high),
+        // `+ 0.0` turns -0.0 into 0.0 so an even score does not print as "-0.0".
+        Some(e) => format!(
+            "Elo {:+.1} [{:+.1}, {:+.1}]",
+            e.elo + 0.0,
+            e.low + 0.0,
+            e.high + 0.0
+        ),
         None => "Elo -".to_string(),
     }
 }
