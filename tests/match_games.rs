@@ -350,6 +350,22 @@ fn ucci_clock_and_position_after_capture() {
 }
 
 #[test]
+fn ucci_without_usemillisec_gets_seconds() {
+    let log = temp_log("seconds");
+    let mut red = fake("r", &["--proto", "ucci", "--no-millis", "--log", &log]);
+    red.proto = Protocol::Ucci;
+    let mut s = settings("10+1.5");
+    s.max_plies = 1;
+    let g = play(&red, &fake("b", &[]), &s);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(!sent.contains("usemillisec"), "{sent}");
+    let go = sent.lines().find(|l| l.starts_with("go")).unwrap();
+    assert_eq!(go, "go time 10 increment 1 opptime 10 oppincrement 1");
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
 fn uci_gets_whole_game_and_white_black_clocks() {
     let log = temp_log("uci");
     let mut red = fake("r", &["--proto", "uci", "--script", "h2h9", "--log", &log]);

@@ -8,6 +8,7 @@
 //!       none (nobestmove), crash (exit at once), hang (never answer);
 //!       `+draw` / `+resign` add that word to bestmove, `@MS` waits first
 //!   --cycle                 repeat the script (otherwise `first` after it)
+//!   --no-millis             do not offer the UCCI option usemillisec
 //!   --accept-draw           answer `go draw` with a draw
 //!   --obey-ban              replace a banned (or non-searchmoves) scripted move
 //!   --resign-as-black       resign every move when playing Black
@@ -24,6 +25,7 @@ struct Options {
     script: Vec<String>,
     cycle: bool,
     accept_draw: bool,
+    no_millis: bool,
     obey_ban: bool,
     resign_as_black: bool,
     score: i32,
@@ -51,6 +53,7 @@ fn parse_args() -> Options {
             }
             "--cycle" => o.cycle = true,
             "--accept-draw" => o.accept_draw = true,
+            "--no-millis" => o.no_millis = true,
             "--obey-ban" => o.obey_ban = true,
             "--resign-as-black" => o.resign_as_black = true,
             "--score" => o.score = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
@@ -113,7 +116,9 @@ fn main() {
             Some("ucci") if o.proto != "uci" => {
                 ucci = true;
                 say("id name FakeEngine");
-                say("option usemillisec type check default false");
+                if !o.no_millis {
+                    say("option usemillisec type check default false");
+                }
                 say("ucciok");
             }
             Some("uci") if o.proto != "ucci" => {

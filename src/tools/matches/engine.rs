@@ -135,6 +135,9 @@ pub struct Engine {
     pub spec: EngineSpec,
     /// The protocol agreed in the handshake (never `Auto`).
     pub proto: Protocol,
+    /// Whether `go` times are in milliseconds: always in UCI; in UCCI only
+    /// when the engine offers `usemillisec` (otherwise UCCI counts seconds).
+    pub millis: bool,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Line>,
@@ -200,6 +203,7 @@ impl Engine {
         let mut engine = Engine {
             spec: spec.clone(),
             proto: spec.proto,
+            millis: true,
             child,
             stdin,
             lines: rx,
@@ -214,7 +218,9 @@ impl Engine {
         self.proto = match self.spec.proto {
             Protocol::Ucci => {
                 self.send("ucci")?;
-                self.wait_for("ucciok", deadline)?;
+                self.millis = self
+                    .wait_for_ucciok(deadline)?
+                    .ok_or(EngineError::Timeout)?;
                 Protocol::Ucci
             }
             Protocol::Uci => {
@@ -228,8 +234,11 @@ impl Engine {
                 // it a short while, then ask in UCI.
                 let probe = (Instant::now() + Duration::from_secs(2)).min(deadline);
                 match self.wait_for_ucciok(probe) {
-                    Ok(true) => Protocol::Ucci,
-                    Ok(false) | Err(EngineError::Timeout) => {
+                    Ok(Some(millis)) => {
+                        self.millis = millis;
+                        Protocol::Ucci
+                    }
+                    Ok(None) | Err(EngineError::Timeout) => {
                         self.send("uci")?;
                         self.wait_for("uciok", deadline)?;
                         Protocol::Uci
@@ -238,7 +247,7 @@ impl Engine {
                 }
             }
         };
-        if self.proto == Protocol::Ucci {
+        if self.proto == Protocol::Ucci && self.millis {
             self.send("setoption usemillisec true")?;
         }
         let options = self.spec.options.clone();
@@ -292,15 +301,18 @@ impl Engine {
         }
     }
 
-    /// Waits for `ucciok`; false as soon as the engine says it does not know `ucci`.
-    fn wait_for_ucciok(&self, deadline: Instant) -> Result<bool, EngineError> {
+    /// Waits for `ucciok`: `Some(offers usemillisec)`, or `None` as soon as
+    /// the engine says it does not know `ucci`.
+    fn wait_for_ucciok(&self, deadline: Instant) -> Result<Option<bool>, EngineError> {
+        let mut millis = false;
         loop {
             let line = self.next_line(deadline)?;
-            if line.split_whitespace().next() == Some("ucciok") {
-                return Ok(true);
-            }
-            if line.to_ascii_lowercase().contains("unknown") {
-                return Ok(false);
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("ucciok"), _) => return Ok(Some(millis)),
+                (Some("option"), Some("usemillisec")) => millis = true,
+                _ if line.to_ascii_lowercase().contains("unknown") => return Ok(None),
+                _ => {}
             }
         }
     }

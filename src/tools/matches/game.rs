@@ -338,7 +338,7 @@ impl<'a, 'b> Game<'a, 'b> {
             // A ban that leaves nothing to play is no ban: the side must repeat.
             .filter(|&b| legal.iter().any(|&m| m != b));
         let offered = self.draw_offer.take().is_some_and(|c| c != side);
-        let lines = self.commands(side, engine.proto, banned, offered, &legal);
+        let lines = self.commands(side, engine, banned, offered, &legal);
         let settings = self.setup.settings;
         let wait = match (&self.clocks, &settings.tc) {
             (Some(c), _) => c[side.index()].remaining_ms() + settings.margin_ms + 1,
@@ -405,11 +405,12 @@ impl<'a, 'b> Game<'a, 'b> {
     fn commands(
         &self,
         side: Color,
-        proto: Protocol,
+        engine: &Engine,
         banned: Option<Move>,
         offered: bool,
         legal: &[Move],
     ) -> Vec<String> {
+        let proto = engine.proto;
         let join = |moves: &[Move]| {
             moves
                 .iter()
@@ -438,7 +439,7 @@ impl<'a, 'b> Game<'a, 'b> {
                 go.push_str(" draw");
             }
         }
-        go.push_str(&self.limits(side, proto));
+        go.push_str(&self.limits(side, proto, engine.millis));
         if proto == Protocol::Uci {
             if let Some(b) = banned {
                 let allowed: Vec<Move> = legal.iter().copied().filter(|&m| m != b).collect();
@@ -450,13 +451,16 @@ impl<'a, 'b> Game<'a, 'b> {
         lines
     }
 
-    fn limits(&self, side: Color, proto: Protocol) -> String {
+    fn limits(&self, side: Color, proto: Protocol, millis: bool) -> String {
+        // UCCI without `usemillisec` counts whole seconds; round down so that
+        // the engine is never told more time than it has.
+        let t = |ms: u64| if millis { ms } else { ms / 1000 };
         match (&self.setup.settings.tc, &self.clocks) {
             (TimeControl::Depth(d), _) => format!(" depth {d}"),
             (TimeControl::Nodes(n), _) => format!(" nodes {n}"),
             (TimeControl::MoveTime(ms), _) => match proto {
                 Protocol::Uci => format!(" movetime {ms}"),
-                _ => format!(" time {ms} movestogo 1"),
+                _ => format!(" time {} movestogo 1", t(*ms)),
             },
             (TimeControl::Clock { .. }, Some(clocks)) => {
                 let own = &clocks[side.index()];
@@ -475,15 +479,15 @@ impl<'a, 'b> Game<'a, 'b> {
                     }
                     s
                 } else {
-                    let mut s = format!(" time {}", own.remaining_ms());
+                    let mut s = format!(" time {}", t(own.remaining_ms()));
                     match own.moves_to_go() {
                         Some(n) => s.push_str(&format!(" movestogo {n}")),
-                        None => s.push_str(&format!(" increment {}", own.increment_ms())),
+                        None => s.push_str(&format!(" increment {}", t(own.increment_ms()))),
                     }
-                    s.push_str(&format!(" opptime {}", opp.remaining_ms()));
+                    s.push_str(&format!(" opptime {}", t(opp.remaining_ms())));
                     match opp.moves_to_go() {
                         Some(n) => s.push_str(&format!(" oppmovestogo {n}")),
-                        None => s.push_str(&format!(" oppincrement {}", opp.increment_ms())),
+                        None => s.push_str(&format!(" oppincrement {}", t(opp.increment_ms()))),
                     }
                     s
                 }
