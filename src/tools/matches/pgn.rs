@@ -141,6 +141,80 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
 mod tests {
     use super::*;
 
+    use crate::board::Move;
+    use crate::tools::matches::engine::Score;
+    use crate::tools::matches::game::MoveRecord;
+    use crate::tools::matches::openings::Opening;
+
+    fn record(fen: &str, moves: &[(&str, &str)]) -> GameRecord {
+        GameRecord {
+            red: "R \"quoted\"".into(),
+            black: "B".into(),
+            opening: Opening {
+                name: "o".into(),
+                fen: fen.into(),
+                moves: Vec::new(),
+            },
+            moves: moves
+                .iter()
+                .map(|(m, c)| MoveRecord {
+                    mv: m.parse::<Move>().unwrap(),
+                    chinese: c.to_string(),
+                    book: false,
+                    score: Some(Score::Cp(-12)),
+                    depth: Some(7),
+                    time_ms: 1250,
+                })
+                .collect(),
+            outcome: Some(Outcome::Draw),
+            termination: Termination::DrawAgreed,
+        }
+    }
+
+    fn header() -> PgnHeader<'static> {
+        PgnHeader {
+            event: "E",
+            site: "S",
+            date: "2026.01.02",
+            round: 3,
+            time_control: "60+1",
+        }
+    }
+
+    #[test]
+    fn game_text() {
+        let g = record(
+            START_FEN,
+            &[
+                ("h2e2", "炮二平五"),
+                ("h9g7", "马8进7"),
+                ("h0g2", "马二进三"),
+            ],
+        );
+        let text = format_game(&g, &header());
+        assert!(text.contains("[Red \"R \\\"quoted\\\"\"]"), "{text}");
+        assert!(text.contains("[Round \"3\"]"));
+        assert!(text.contains("[Result \"1/2-1/2\"]"));
+        assert!(text.contains("[Termination \"draw agreed\"]"));
+        assert!(!text.contains("[FEN"));
+        assert!(text.contains(
+            "1. h2e2 {炮二平五 -12/7 1.250s} h9g7 {马8进7 -12/7 1.250s} 2. h0g2 {马二进三 -12/7 1.250s}"
+        ));
+        assert!(text.trim_end().ends_with("{draw agreed} 1/2-1/2"));
+    }
+
+    #[test]
+    fn black_to_move_start() {
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+        let g = record(fen, &[("h9g7", "马8进7"), ("h0g2", "马二进三")]);
+        let text = format_game(&g, &header());
+        assert!(text.contains(&format!("[FEN \"{fen}\"]")));
+        assert!(
+            text.contains("1... h9g7 {马8进7 -12/7 1.250s} 2. h0g2"),
+            "{text}"
+        );
+    }
+
     #[test]
     fn dates() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
