@@ -27,7 +27,8 @@ fn settings(tc: &str) -> GameSettings {
     GameSettings {
         tc: tc.parse().unwrap(),
         margin_ms: 50,
-        no_answer_ms: 300,
+        // Generous: only the tests of hanging engines wait this long.
+        no_answer_ms: 5_000,
         max_plies: 40,
         ..GameSettings::default()
     }
@@ -102,7 +103,10 @@ fn hang_under_depth_is_no_answer() {
     let g = play(
         &scripted("r", "hang"),
         &scripted("b", "first"),
-        &settings("depth=3"),
+        &GameSettings {
+            no_answer_ms: 300,
+            ..settings("depth=3")
+        },
     );
     assert_eq!(g.outcome, Some(Outcome::BlackWins));
     assert_eq!(g.termination, Termination::NoAnswer { side: Color::Red });
@@ -110,9 +114,10 @@ fn hang_under_depth_is_no_answer() {
 
 #[test]
 fn slow_and_hung_engines_lose_on_time() {
-    // 0.2 s for the game, 50 ms margin: a 600 ms move and a hang both flag.
-    let s = settings("0.2");
-    let g = play(&scripted("r", "first"), &scripted("b", "first@600"), &s);
+    // 1 s for the game, 50 ms margin: a 3 s move and a hang both flag, while
+    // the instant answers of the other side stay far inside the clock.
+    let s = settings("1");
+    let g = play(&scripted("r", "first"), &scripted("b", "first@3000"), &s);
     assert_eq!(
         g.termination,
         Termination::TimeForfeit { side: Color::Black }
@@ -121,9 +126,9 @@ fn slow_and_hung_engines_lose_on_time() {
     let g = play(&scripted("r", "hang"), &scripted("b", "first"), &s);
     assert_eq!(g.termination, Termination::TimeForfeit { side: Color::Red });
     let g = play(
-        &scripted("r", "first@600"),
+        &scripted("r", "first@3000"),
         &scripted("b", "first"),
-        &settings("movetime=0.2"),
+        &settings("movetime=0.5"),
     );
     assert_eq!(g.termination, Termination::TimeForfeit { side: Color::Red });
 }

@@ -218,9 +218,9 @@ impl Engine {
         self.proto = match self.spec.proto {
             Protocol::Ucci => {
                 self.send("ucci")?;
-                self.millis = self
-                    .wait_for_ucciok(deadline)?
-                    .ok_or(EngineError::Timeout)?;
+                self.millis = self.wait_for_ucciok(deadline)?.ok_or_else(|| {
+                    EngineError::Spawn(format!("{} does not know `ucci`", self.spec.cmd))
+                })?;
                 Protocol::Ucci
             }
             Protocol::Uci => {
