@@ -3,7 +3,8 @@
 
 use chuhe::board::{Color, Move, Position, START_FEN};
 use chuhe::rules::{MustVary, Outcome, Reason, Verdict};
-use chuhe::tools::matches::game::{self, GameSetup, ResignRule};
+use chuhe::tools::matches::adjudication::ResignRule;
+use chuhe::tools::matches::game::{self, GameSetup};
 use chuhe::tools::matches::openings::Opening;
 use chuhe::tools::matches::{
     EngineSpec, GameRecord, GameSettings, Protocol, Referee, RulesReferee, Termination,

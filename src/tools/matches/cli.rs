@@ -1,7 +1,8 @@
 //! The `chuhe match` command line: options, merged over a TOML config file.
 
+use super::adjudication::{Adjudication, DrawRule, ResignRule};
 use super::config::{parse_engine_arg, ConfigError, FileConfig};
-use super::game::{Adjudication, DrawRule, GameSettings, ResignRule, RulesReferee};
+use super::game::{GameSettings, RulesReferee};
 use super::openings;
 use super::runner::{self, MatchConfig};
 use super::standings::Scale;

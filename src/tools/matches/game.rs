@@ -1,5 +1,6 @@
 //! One refereed game between two engine processes.
 
+use super::adjudication::{self, Adjudicated, Adjudication};
 use super::engine::{Engine, EngineError, EngineSpec, Protocol, Reply, Score};
 use super::openings::Opening;
 use super::timecontrol::{Clock, TimeControl};
@@ -28,30 +29,6 @@ impl Referee for RulesReferee {
     fn must_vary(&self, pos: &Position) -> Option<MustVary> {
         rules::must_vary(pos)
     }
-}
-
-/// Score adjudication; both parts are off unless set.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Adjudication {
-    /// A side loses when, for `moves` moves in a row of each side, its own
-    /// score is at most `-score_cp` and the opponent's at least `score_cp`.
-    pub resign: Option<ResignRule>,
-    /// Drawn when, from move `from_move` on, both sides' scores stayed within
-    /// `score_cp` of zero for `moves` moves each.
-    pub draw: Option<DrawRule>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ResignRule {
-    pub score_cp: i32,
-    pub moves: usize,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DrawRule {
-    pub score_cp: i32,
-    pub moves: usize,
-    pub from_move: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -498,36 +475,12 @@ impl<'a, 'b> Game<'a, 'b> {
 
     fn adjudicate(&self) -> Option<End> {
         let adj = &self.setup.settings.adjudication;
-        let last = |side: Color, n: usize| -> Option<Vec<i32>> {
-            let s = &self.scores[side.index()];
-            if n == 0 || s.len() < n {
-                return None;
-            }
-            s[s.len() - n..].iter().copied().collect()
-        };
-        if let Some(r) = adj.resign {
-            for side in Color::ALL {
-                let (own, opp) = (last(side, r.moves), last(side.flip(), r.moves));
-                if let (Some(own), Some(opp)) = (own, opp) {
-                    if own.iter().all(|&s| s <= -r.score_cp) && opp.iter().all(|&s| s >= r.score_cp)
-                    {
-                        let winner = side.flip();
-                        return Some((Some(loss(side)), Termination::AdjudicatedWin { winner }));
-                    }
-                }
-            }
+        match adjudication::verdict(adj, &self.scores, self.record.moves.len())? {
+            Adjudicated::Win(winner) => Some((
+                Some(loss(winner.flip())),
+                Termination::AdjudicatedWin { winner },
+            )),
+            Adjudicated::Draw => Some((Some(Outcome::Draw), Termination::AdjudicatedDraw)),
         }
-        if let Some(d) = adj.draw {
-            let full_moves = self.record.moves.len() / 2;
-            if full_moves >= d.from_move {
-                let both = Color::ALL.iter().all(|&c| {
-                    last(c, d.moves).is_some_and(|v| v.iter().all(|s| s.abs() <= d.score_cp))
-                });
-                if both {
-                    return Some((Some(Outcome::Draw), Termination::AdjudicatedDraw));
-                }
-            }
-        }
-        None
     }
 }

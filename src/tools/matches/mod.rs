@@ -29,6 +29,7 @@
 //! `timecontrol`, `openings`, `runner` (schedule, workers, output), `pgn`,
 //! `standings`, `stats` (Elo, LOS, SPRT), `config` and `cli`.
 
+pub mod adjudication;
 pub mod cli;
 pub mod config;
 pub mod engine;
