@@ -5,7 +5,10 @@ use chuhe::tools::matches::{EngineSpec, GameSettings, RulesReferee, Termination}
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+// Passes with the protocol branch merged (checked in a scratch merge of
+// main + search + rules + protocol + match); remove the ignore on merge.
 #[test]
+#[ignore = "needs Chuhe's UCCI/UCI loop (`chuhe` with no subcommand), not yet on main"]
 fn chuhe_plays_chuhe_at_fixed_depth() {
     let exe = env!("CARGO_BIN_EXE_chuhe");
     let engines = vec![
