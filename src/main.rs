@@ -41,6 +41,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play engines against each other (match, round robin or gauntlet).
+    Match(Box<chuhe::tools::matches::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +87,13 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => match chuhe::tools::matches::cli::run(*args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         None => chuhe::protocol::run_stdio(),
     }
 }

@@ -1,4 +1,5 @@
-//! Tools built on the library: perft, and (as they land) bench, judge and the match runner.
+//! Tools built on the library: perft, bench, the rules judge and the match runner.
 
 pub mod judge;
+pub mod matches;
 pub mod perft;
