@@ -5,6 +5,8 @@ BIN := target/release/chuhe
 
 .PHONY: build native test bench perft clippy fmt
 
+.DEFAULT_GOAL := build
+
 build:
 	$(CARGO) build --release
 
