@@ -5,6 +5,8 @@ BIN := target/release/chuhe
 
 .PHONY: build native test bench perft clippy fmt
 
+.DEFAULT_GOAL := build
+
 build:
 	$(CARGO) build --release
 
@@ -13,7 +15,7 @@ native:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release
 
 test:
-	$(CARGO) test --release
+	$(CARGO) test
 
 bench:
 	$(CARGO) bench

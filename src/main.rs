@@ -45,6 +45,21 @@ enum Command {
         #[arg(long)]
         movetime: Option<u64>,
     },
+    /// Replay a game and judge its end: mate, stalemate, natural limit,
+    /// material, and repetition (棋例) with each cycle move classified.
+    Judge {
+        /// Position the moves start from (start position when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in ICCS coordinates, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play engines against each other (match, round robin or gauntlet).
+    Match(Box<chuhe::tools::matches::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -108,9 +123,30 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        None => {
-            eprintln!("the protocol loop is not built yet; try `chuhe perft`");
-            ExitCode::from(2)
+        Some(Command::Judge { fen, moves, json }) => {
+            use chuhe::tools::judge;
+            let pos = match judge::replay(fen.as_deref(), &moves) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let j = judge::judge_game(&pos);
+            if json {
+                println!("{}", judge::render_json(&pos, &j));
+            } else {
+                print!("{}", judge::render_text(&j));
+            }
+            ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => match chuhe::tools::matches::cli::run(*args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        None => chuhe::protocol::run_stdio(),
     }
 }

@@ -387,6 +387,41 @@ const fn build_between() -> [[u128; 90]; 90] {
     t
 }
 
+/// Rank and file through each square, the square itself excluded.
+const fn build_lines() -> [u128; 90] {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut o = 0;
+        while o < 90 {
+            if o != s && (o % 9 == s % 9 || o / 9 == s / 9) {
+                t[s] |= 1u128 << o;
+            }
+            o += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// Squares from which a knight could attack each square on an empty board.
+const fn build_knight_zone() -> [u128; 90] {
+    let a = build_knight_attackers();
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < 4 {
+            t[s] |= a[s].targets[i];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+static LINES: [u128; 90] = build_lines();
+static KNIGHT_ZONE: [u128; 90] = build_knight_zone();
 static KNIGHT_MOVES: [Blocked; 90] = build_knight_moves();
 static KNIGHT_ATTACKERS: [Blocked; 90] = build_knight_attackers();
 static BISHOP: [Blocked; 90] = build_bishop();
@@ -459,6 +494,19 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 #[inline]
 pub fn pawn_attackers(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN_ATTACKERS[color.index()][sq.index()])
+}
+
+/// The rank and file through `sq`, without `sq`: where a rook, cannon or
+/// facing king could attack it from.
+#[inline]
+pub fn lines(sq: Square) -> Bitboard {
+    Bitboard(LINES[sq.index()])
+}
+
+/// Where a knight could attack `sq` from if no leg were blocked.
+#[inline]
+pub fn knight_zone(sq: Square) -> Bitboard {
+    Bitboard(KNIGHT_ZONE[sq.index()])
 }
 
 /// Points strictly between `a` and `b` when they share a rank or file.

@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod movegen;
+pub mod notation;
 pub mod position;
 pub mod types;
 pub mod zobrist;

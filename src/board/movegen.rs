@@ -11,8 +11,9 @@
 //! Moving a piece can only uncover attacks through its `from` square and only
 //! create one through its `to` square (a capture puts our piece where theirs
 //! was, so occupancy there does not change). So a non-king move that is not
-//! from a blocker and not to a hole is legal without further work; the others,
-//! king moves and every move while in check, get the full test.
+//! from a blocker and not to a hole is legal without further work, and one to
+//! a hole is always illegal; the others, king moves and every move while in
+//! check, get the full test.
 
 use super::attacks::*;
 use super::bitboard::Bitboard;
@@ -32,6 +33,43 @@ pub enum GenType {
     Captures,
     /// Non-captures only.
     Quiets,
+}
+
+/// Where the walk over moves sends them.
+trait Sink {
+    fn one(&mut self, mv: Move);
+    fn many(&mut self, from: Square, targets: Bitboard);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn one(&mut self, mv: Move) {
+        debug_assert!(!self.is_full());
+        // Capacity is a hard bound on xiangqi moves (FEN validation caps the
+        // piece counts), so this never drops a move.
+        unsafe { self.push_unchecked(mv) };
+    }
+
+    #[inline(always)]
+    fn many(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.one(Move::new(from, to));
+        }
+    }
+}
+
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn many(&mut self, _: Square, targets: Bitboard) {
+        self.0 += targets.count() as usize;
+    }
 }
 
 /// What a node knows about the safety of its king.
@@ -84,10 +122,16 @@ impl Position {
         }
     }
 
-    /// Pseudo-legal moves of the side to move, kings and blockers included,
-    /// with targets limited to `target`. Cannons need two masks: quiet moves go
-    /// to empty points, captures to enemy pieces.
-    fn pseudo_legal(&self, list: &mut MoveList, gen: GenType) {
+    /// Walks the moves of the chosen kind, handing them to `sink`. With
+    /// `LEGAL` only legal moves reach the sink; without, every pseudo-legal one.
+    ///
+    /// When not in check, a piece that is not a blocker can go anywhere its
+    /// rules allow except into a hole (it would become a cannon screen, and
+    /// the hole lies between the cannon and our king, so that is always
+    /// check): those moves need no test. Blockers, the king, and every move
+    /// while in check are tested one by one.
+    #[inline(always)]
+    fn walk<S: Sink, const LEGAL: bool>(&self, gen: GenType, sink: &mut S) {
         let us = self.side_to_move();
         let occ = self.occupied();
         let ours = self.color_bb(us);
@@ -97,17 +141,39 @@ impl Position {
             GenType::Captures => enemy,
             GenType::Quiets => !occ,
         };
-
-        #[inline(always)]
-        fn push_all(list: &mut MoveList, from: Square, targets: Bitboard) {
-            for to in targets {
-                // Capacity is a hard bound on xiangqi moves, so this never drops one.
-                unsafe { list.push_unchecked(Move::new(from, to)) };
+        let ksq = self.king(us);
+        let safety = if LEGAL {
+            self.safety()
+        } else {
+            Safety {
+                in_check: false,
+                blockers: Bitboard::EMPTY,
+                holes: Bitboard::EMPTY,
             }
-        }
+        };
+        // Pieces whose every move must be tested.
+        let tested = if safety.in_check {
+            ours
+        } else {
+            safety.blockers | Bitboard::from_square(ksq)
+        };
+        let free_target = !safety.holes;
+
+        let mut emit = |from: Square, targets: Bitboard| {
+            if LEGAL && tested.has(from) {
+                for to in targets {
+                    let mv = Move::new(from, to);
+                    if self.king_safe_after(mv) {
+                        sink.one(mv);
+                    }
+                }
+            } else {
+                sink.many(from, targets & free_target);
+            }
+        };
 
         for from in self.pieces(us, PieceKind::Rook) {
-            push_all(list, from, rook_attacks(from, occ) & target);
+            emit(from, rook_attacks(from, occ) & target);
         }
         for from in self.pieces(us, PieceKind::Cannon) {
             let mut t = Bitboard::EMPTY;
@@ -117,43 +183,33 @@ impl Position {
             if gen != GenType::Quiets {
                 t |= cannon_captures(from, occ) & enemy;
             }
-            push_all(list, from, t);
+            emit(from, t);
         }
         for from in self.pieces(us, PieceKind::Knight) {
-            push_all(list, from, knight_attacks(from, occ) & target);
+            emit(from, knight_attacks(from, occ) & target);
         }
         for from in self.pieces(us, PieceKind::Pawn) {
-            push_all(list, from, pawn_attacks(us, from) & target);
+            emit(from, pawn_attacks(us, from) & target);
         }
         for from in self.pieces(us, PieceKind::Bishop) {
-            push_all(list, from, bishop_attacks(from, occ) & target);
+            emit(from, bishop_attacks(from, occ) & target);
         }
         for from in self.pieces(us, PieceKind::Advisor) {
-            push_all(list, from, advisor_attacks(from) & target);
+            emit(from, advisor_attacks(from) & target);
         }
-        let k = self.king(us);
-        push_all(list, k, king_attacks(k) & target);
+        emit(ksq, king_attacks(ksq) & target);
     }
 
     /// Appends the legal moves of the chosen kind to `list`.
     pub fn generate(&self, gen: GenType, list: &mut MoveList) {
-        let start = list.len();
-        self.pseudo_legal(list, gen);
-        let safety = self.safety();
-        let ksq = self.king(self.side_to_move());
-        let mut i = start;
-        while i < list.len() {
-            let mv = list[i];
-            let needs_test = safety.in_check
-                || mv.from() == ksq
-                || safety.blockers.has(mv.from())
-                || safety.holes.has(mv.to());
-            if needs_test && !self.king_safe_after(mv) {
-                list.swap_remove(i);
-            } else {
-                i += 1;
-            }
-        }
+        self.walk::<_, true>(gen, list);
+    }
+
+    /// The number of legal moves, without storing them (perft's last ply).
+    pub fn count_legal(&self) -> usize {
+        let mut n = Counter(0);
+        self.walk::<_, true>(GenType::All, &mut n);
+        n.0
     }
 
     /// All legal moves.
@@ -167,12 +223,12 @@ impl Position {
     /// the own king is left attacked or facing the other. For tests and tools.
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.pseudo_legal(&mut list, GenType::All);
+        self.walk::<_, false>(GenType::All, &mut list);
         list
     }
 
     /// Whether the side to move has any legal move (if not, it has lost).
     pub fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        self.count_legal() > 0
     }
 }

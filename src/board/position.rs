@@ -489,12 +489,25 @@ impl Position {
         by: Color,
     ) -> Bitboard {
         let k = &self.by_kind;
-        let rook_like = k[PieceKind::Rook.index()] | k[PieceKind::King.index()];
-        ((rook_attacks(ksq, occ) & rook_like)
-            | (cannon_captures(ksq, occ) & k[PieceKind::Cannon.index()])
-            | (knight_attackers(ksq, occ) & k[PieceKind::Knight.index()])
-            | (pawn_attackers(by, ksq) & k[PieceKind::Pawn.index()]))
-            & attackers
+        // Most squares see no enemy slider or knight at all: test the cheap
+        // empty-board masks before the occupancy lookups.
+        let mut att = pawn_attackers(by, ksq) & k[PieceKind::Pawn.index()] & attackers;
+        let line = lines(ksq) & attackers;
+        if line.any() {
+            let rook_like = (k[PieceKind::Rook.index()] | k[PieceKind::King.index()]) & line;
+            let cannons = k[PieceKind::Cannon.index()] & line;
+            if rook_like.any() {
+                att |= rook_attacks(ksq, occ) & rook_like;
+            }
+            if cannons.any() {
+                att |= cannon_captures(ksq, occ) & cannons;
+            }
+        }
+        let knights = k[PieceKind::Knight.index()] & attackers & knight_zone(ksq);
+        if knights.any() {
+            att |= knight_attackers(ksq, occ) & knights;
+        }
+        att
     }
 
     /// Whether `mv` (legal here) gives check.

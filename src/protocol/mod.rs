@@ -1,1 +1,60 @@
 //! The UCCI and UCI protocol loop on stdin/stdout.
+//!
+//! Three threads: a reader turns raw input bytes into lines, the search
+//! thread (`worker`) owns the engine and runs one job at a time, and the main
+//! thread (`session`) carries out commands in order. While a search runs, the
+//! commands that only make sense then (`stop`, `ponderhit`, `isready`,
+//! `probe`, `quit`) are answered at once and the rest wait for it to end; in
+//! UCCI batch mode everything waits. The first `ucci` or `uci` picks the
+//! protocol (UCCI until one is seen).
+//!
+//! Choices where the protocols leave room:
+//! - no legal move (or every one banned): `nobestmove` in UCCI, `bestmove
+//!   (none)` in UCI, after an `info depth 0` line with the lost score;
+//! - `stop` while idle: `nobestmove` in UCCI, nothing in UCI;
+//! - a bare `go` searches until `stop`; a `go` whose every limit is unusable
+//!   searches a short fixed time; end of input stops a search nothing else
+//!   could end (infinite, pondering), lets a bounded one finish, carries out
+//!   what is left and exits;
+//! - `probe` answers a bare `pophash`: the engine contract gives the protocol
+//!   no access to the hash table.
+
+pub mod command;
+mod drawresign;
+pub mod options;
+mod output;
+mod reader;
+mod session;
+pub mod timecontrol;
+mod worker;
+
+use std::sync::mpsc::channel;
+use std::thread;
+
+/// Which protocol the GUI speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Ucci,
+    Uci,
+}
+
+/// Speaks the protocol on stdin/stdout until `quit` or the end of input;
+/// does not return (the process ends with the session).
+pub fn run_stdio() -> ! {
+    let out = output::Out::new(Box::new(std::io::stdout()));
+    let (events, inbox) = channel();
+    let from_reader = events.clone();
+    thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        loop {
+            let line = reader::next_line(&mut input);
+            let end = line == reader::Input::Eof;
+            if from_reader.send(worker::Event::Input(line)).is_err() || end {
+                return;
+            }
+        }
+    });
+    let (jobs, handle) = worker::spawn(out.clone(), events);
+    session::Session::new(out, jobs, handle).run(inbox)
+}

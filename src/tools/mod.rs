@@ -1,4 +1,6 @@
-//! Tools built on the library: perft, bench, and (as they land) judge and the match runner.
+//! Tools built on the library: perft, bench, the rules judge and the match runner.
 
 pub mod bench;
+pub mod judge;
+pub mod matches;
 pub mod perft;

@@ -10,10 +10,10 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.count_legal() as u64;
     }
+    let moves = pos.legal_moves();
     let mut nodes = 0;
     for &mv in &moves {
         pos.make_move(mv);

@@ -1,0 +1,552 @@
+//! Engine options: one table with the UCCI and the UCI name of each, how
+//! they are listed after `ucci`/`uci`, and how a `setoption` value is checked.
+
+use super::command::shorten;
+use super::Mode;
+use std::fmt;
+
+/// Which option a table row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Id {
+    UseMillisec,
+    Batch,
+    Debug,
+    Ponder,
+    Hash,
+    Threads,
+    NewGame,
+    UseBook,
+    BookFiles,
+    Randomness,
+    Pruning,
+    Knowledge,
+    Style,
+    Promotion,
+    MoveOverhead,
+    Idle,
+    ResignScore,
+    ResignMoves,
+    DrawOfferMoves,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Check(bool),
+    Spin { min: i64, max: i64, default: i64 },
+    Combo(&'static str, &'static [&'static str]),
+    Str(&'static str),
+    Button,
+}
+
+struct Spec {
+    id: Id,
+    /// Name in UCCI (None: not listed in UCCI mode).
+    ucci: Option<&'static str>,
+    /// Name in UCI (None: not listed in UCI mode).
+    uci: Option<&'static str>,
+    kind: Kind,
+}
+
+const LEVELS: &[&str] = &["none", "small", "medium", "large"];
+const STYLES: &[&str] = &["solid", "normal", "risky"];
+const MAX_HASH_MB: i64 = 65536;
+const MAX_THREADS: i64 = 1024;
+pub const DEFAULT_HASH_MB: usize = 64;
+pub const DEFAULT_OVERHEAD_MS: i64 = 30;
+
+const SPECS: &[Spec] = &[
+    spec(
+        Id::UseMillisec,
+        Some("usemillisec"),
+        None,
+        Kind::Check(false),
+    ),
+    spec(Id::Batch, Some("batch"), None, Kind::Check(false)),
+    spec(Id::Debug, Some("debug"), None, Kind::Check(false)),
+    spec(
+        Id::Ponder,
+        Some("ponder"),
+        Some("Ponder"),
+        Kind::Check(false),
+    ),
+    spec(
+        Id::Hash,
+        Some("hashsize"),
+        Some("Hash"),
+        Kind::Spin {
+            min: 0,
+            max: MAX_HASH_MB,
+            default: DEFAULT_HASH_MB as i64,
+        },
+    ),
+    spec(
+        Id::Threads,
+        Some("threads"),
+        Some("Threads"),
+        Kind::Spin {
+            min: 0,
+            max: MAX_THREADS,
+            default: 1,
+        },
+    ),
+    spec(
+        Id::NewGame,
+        Some("newgame"),
+        Some("Clear Hash"),
+        Kind::Button,
+    ),
+    spec(
+        Id::UseBook,
+        Some("usebook"),
+        Some("OwnBook"),
+        Kind::Check(false),
+    ),
+    spec(
+        Id::BookFiles,
+        Some("bookfiles"),
+        Some("BookFile"),
+        Kind::Str(""),
+    ),
+    spec(
+        Id::Randomness,
+        Some("randomness"),
+        Some("Randomness"),
+        Kind::Combo("none", LEVELS),
+    ),
+    spec(
+        Id::Pruning,
+        Some("pruning"),
+        Some("Pruning"),
+        Kind::Combo("large", LEVELS),
+    ),
+    spec(
+        Id::Knowledge,
+        Some("knowledge"),
+        Some("Knowledge"),
+        Kind::Combo("large", LEVELS),
+    ),
+    spec(
+        Id::Style,
+        Some("style"),
+        Some("Style"),
+        Kind::Combo("normal", STYLES),
+    ),
+    spec(Id::Promotion, Some("promotion"), None, Kind::Check(false)),
+    spec(
+        Id::MoveOverhead,
+        Some("moveoverhead"),
+        Some("Move Overhead"),
+        Kind::Spin {
+            min: 0,
+            max: 5000,
+            default: DEFAULT_OVERHEAD_MS,
+        },
+    ),
+    spec(Id::Idle, Some("idle"), None, Kind::Combo("none", LEVELS)),
+    spec(
+        Id::ResignScore,
+        Some("resignscore"),
+        None,
+        Kind::Spin {
+            min: 0,
+            max: 30000,
+            default: 1500,
+        },
+    ),
+    spec(
+        Id::ResignMoves,
+        Some("resignmoves"),
+        None,
+        Kind::Spin {
+            min: 0,
+            max: 100,
+            default: 5,
+        },
+    ),
+    spec(
+        Id::DrawOfferMoves,
+        Some("drawoffermoves"),
+        None,
+        Kind::Spin {
+            min: 0,
+            max: 100,
+            default: 10,
+        },
+    ),
+];
+
+const fn spec(id: Id, ucci: Option<&'static str>, uci: Option<&'static str>, kind: Kind) -> Spec {
+    Spec {
+        id,
+        ucci,
+        uci,
+        kind,
+    }
+}
+
+/// Names are matched ignoring case, spaces and underscores, so
+/// `Move Overhead`, `moveoverhead` and `move_overhead` are one option.
+fn normalise(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn find(name: &str) -> Option<&'static Spec> {
+    let want = normalise(name);
+    SPECS.iter().find(|s| {
+        s.ucci.is_some_and(|n| normalise(n) == want) || s.uci.is_some_and(|n| normalise(n) == want)
+    })
+}
+
+/// The `option ...` lines announced after `ucci` or `uci`.
+pub fn announce(mode: Mode) -> Vec<String> {
+    SPECS
+        .iter()
+        .filter_map(|s| {
+            let name = match mode {
+                Mode::Ucci => s.ucci?,
+                Mode::Uci => s.uci?,
+            };
+            let lead = match mode {
+                Mode::Ucci => format!("option {name} type"),
+                Mode::Uci => format!("option name {name} type"),
+            };
+            let uci_min = |min: i64| if mode == Mode::Uci { min.max(1) } else { min };
+            Some(match s.kind {
+                Kind::Check(d) => format!("{lead} check default {d}"),
+                Kind::Spin { min, max, default } if matches!(s.id, Id::Hash | Id::Threads) => {
+                    format!(
+                        "{lead} spin min {} max {max} default {default}",
+                        uci_min(min)
+                    )
+                }
+                Kind::Spin { min, max, default } => {
+                    format!("{lead} spin min {min} max {max} default {default}")
+                }
+                Kind::Combo(d, vars) => {
+                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+                    format!("{lead} combo default {d} {}", vars.join(" "))
+                }
+                Kind::Str(d) => {
+                    let d = if d.is_empty() && mode == Mode::Uci {
+                        "<empty>"
+                    } else {
+                        d
+                    };
+                    format!("{lead} string default {d}").trim_end().to_string()
+                }
+                Kind::Button => format!("{lead} button"),
+            })
+        })
+        .collect()
+}
+
+/// A `setoption` that could not be applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionError {
+    Unknown(String),
+    MissingValue(&'static str),
+    NotBool {
+        name: &'static str,
+        value: String,
+    },
+    NotNumber {
+        name: &'static str,
+        value: String,
+    },
+    NotChoice {
+        name: &'static str,
+        value: String,
+        vars: &'static [&'static str],
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(n) => write!(f, "unknown option '{}' ignored", shorten(n)),
+            OptionError::MissingValue(n) => write!(f, "option {n} needs a value"),
+            OptionError::NotBool { name, value } => {
+                write!(
+                    f,
+                    "option {name} takes true or false, not '{}'",
+                    shorten(value)
+                )
+            }
+            OptionError::NotNumber { name, value } => {
+                write!(
+                    f,
+                    "option {name} takes a whole number, not '{}'",
+                    shorten(value)
+                )
+            }
+            OptionError::NotChoice { name, value, vars } => write!(
+                f,
+                "option {name} takes one of {}, not '{}'",
+                vars.join("/"),
+                shorten(value)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// A checked option value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    Bool(bool),
+    /// With a note when the number was brought into range.
+    Int(i64, Option<String>),
+    Text(String),
+    Pressed,
+}
+
+/// Looks an option up and checks its value; the caller applies it.
+pub fn check(name: &str, value: Option<&str>) -> Result<(Id, Value), OptionError> {
+    let spec = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    let shown = spec.ucci.or(spec.uci).unwrap_or("?");
+    let value = match spec.kind {
+        Kind::Button => Value::Pressed,
+        // A bare check option (`setoption usemillisec`) switches it on.
+        Kind::Check(_) => match value.map(|v| v.to_ascii_lowercase()).as_deref() {
+            None | Some("true") | Some("on") | Some("1") | Some("yes") => Value::Bool(true),
+            Some("false") | Some("off") | Some("0") | Some("no") => Value::Bool(false),
+            Some(v) => {
+                return Err(OptionError::NotBool {
+                    name: shown,
+                    value: v.to_string(),
+                })
+            }
+        },
+        Kind::Spin { min, max, .. } => {
+            let v = value.ok_or(OptionError::MissingValue(shown))?;
+            let n = parse_int(v).ok_or_else(|| OptionError::NotNumber {
+                name: shown,
+                value: v.to_string(),
+            })?;
+            let clamped = n.clamp(min, max);
+            let note = (clamped != n).then(|| {
+                format!(
+                    "option {shown} {} is out of range {min}..{max}, using {clamped}",
+                    shorten(v)
+                )
+            });
+            Value::Int(clamped, note)
+        }
+        Kind::Combo(_, vars) => {
+            let v = value.ok_or(OptionError::MissingValue(shown))?;
+            match vars.iter().find(|x| x.eq_ignore_ascii_case(v)) {
+                Some(x) => Value::Text(x.to_string()),
+                None => {
+                    return Err(OptionError::NotChoice {
+                        name: shown,
+                        value: v.to_string(),
+                        vars,
+                    })
+                }
+            }
+        }
+        Kind::Str(_) => {
+            let v = value.unwrap_or("");
+            Value::Text(if v == "<empty>" {
+                String::new()
+            } else {
+                v.to_string()
+            })
+        }
+    };
+    Ok((spec.id, value))
+}
+
+/// Whole numbers, saturating at the i64 range so `99999999999999999999`
+/// clamps to the maximum instead of failing.
+fn parse_int(v: &str) -> Option<i64> {
+    let (neg, digits) = match v.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, v.strip_prefix('+').unwrap_or(v)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match digits.parse::<i64>() {
+        Ok(n) if neg => -n,
+        Ok(n) => n,
+        Err(_) if neg => i64::MIN,
+        Err(_) => i64::MAX,
+    })
+}
+
+/// The option values the protocol itself reads.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub usemillisec: bool,
+    pub batch: bool,
+    pub debug: bool,
+    pub ponder: bool,
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub usebook: bool,
+    pub bookfiles: String,
+    pub randomness: String,
+    pub pruning: String,
+    pub knowledge: String,
+    pub style: String,
+    pub promotion: bool,
+    pub move_overhead_ms: u64,
+    pub idle: String,
+    /// Resign when our score stays at or below minus this for
+    /// `resign_moves` searches in a row (0: never).
+    pub resign_score: i32,
+    pub resign_moves: usize,
+    /// Offer a draw after this many drawish searches in a row (0: never).
+    pub draw_offer_moves: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            usemillisec: false,
+            batch: false,
+            debug: false,
+            ponder: false,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            usebook: false,
+            bookfiles: String::new(),
+            randomness: "none".into(),
+            pruning: "large".into(),
+            knowledge: "large".into(),
+            style: "normal".into(),
+            promotion: false,
+            move_overhead_ms: DEFAULT_OVERHEAD_MS as u64,
+            idle: "none".into(),
+            resign_score: 1500,
+            resign_moves: 5,
+            draw_offer_moves: 10,
+        }
+    }
+}
+
+impl Options {
+    /// Stores a checked value. Hash, threads and new game also need the
+    /// engine; the caller passes those on.
+    pub fn store(&mut self, id: Id, value: &Value) {
+        let int = |v: &Value| match v {
+            Value::Int(n, _) => (*n).max(0) as u64,
+            _ => 0,
+        };
+        let flag = |v: &Value| matches!(v, Value::Bool(true));
+        let text = |v: &Value| match v {
+            Value::Text(t) => t.clone(),
+            _ => String::new(),
+        };
+        match id {
+            Id::UseMillisec => self.usemillisec = flag(value),
+            Id::Batch => self.batch = flag(value),
+            Id::Debug => self.debug = flag(value),
+            Id::Ponder => self.ponder = flag(value),
+            Id::Hash => {
+                let mb = int(value) as usize;
+                self.hash_mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
+            }
+            Id::Threads => {
+                let n = int(value) as usize;
+                self.threads = if n == 0 { default_threads() } else { n };
+            }
+            Id::NewGame => {}
+            Id::UseBook => self.usebook = flag(value),
+            Id::BookFiles => self.bookfiles = text(value),
+            Id::Randomness => self.randomness = text(value),
+            Id::Pruning => self.pruning = text(value),
+            Id::Knowledge => self.knowledge = text(value),
+            Id::Style => self.style = text(value),
+            Id::Promotion => self.promotion = flag(value),
+            Id::MoveOverhead => self.move_overhead_ms = int(value),
+            Id::Idle => self.idle = text(value),
+            Id::ResignScore => self.resign_score = int(value) as i32,
+            Id::ResignMoves => self.resign_moves = int(value) as usize,
+            Id::DrawOfferMoves => self.draw_offer_moves = int(value) as usize,
+        }
+    }
+}
+
+/// UCCI's "0 = engine's choice" for threads: every core.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_spellings_find_one_option() {
+        assert_eq!(check("hashsize", Some("16")).map(|x| x.0), Ok(Id::Hash));
+        assert_eq!(check("Hash", Some("16")).map(|x| x.0), Ok(Id::Hash));
+        assert_eq!(
+            check("Move Overhead", Some("5")).map(|x| x.0),
+            Ok(Id::MoveOverhead)
+        );
+        assert_eq!(
+            check("moveoverhead", Some("5")).map(|x| x.0),
+            Ok(Id::MoveOverhead)
+        );
+        assert_eq!(check("Clear Hash", None).map(|x| x.0), Ok(Id::NewGame));
+    }
+
+    #[test]
+    fn values_are_checked() {
+        assert!(matches!(
+            check("nosuch", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+        assert!(matches!(
+            check("ponder", Some("maybe")),
+            Err(OptionError::NotBool { .. })
+        ));
+        assert!(matches!(
+            check("hashsize", Some("lots")),
+            Err(OptionError::NotNumber { .. })
+        ));
+        assert!(matches!(
+            check("hashsize", None),
+            Err(OptionError::MissingValue(_))
+        ));
+        assert!(matches!(
+            check("style", Some("wild")),
+            Err(OptionError::NotChoice { .. })
+        ));
+        assert_eq!(
+            check("style", Some("Risky")).map(|x| x.1),
+            Ok(Value::Text("risky".into()))
+        );
+        match check("threads", Some("-4")) {
+            Ok((Id::Threads, Value::Int(0, Some(_)))) => {}
+            other => panic!("{other:?}"),
+        }
+        match check("hashsize", Some("999999999999999999999999")) {
+            Ok((Id::Hash, Value::Int(n, Some(_)))) => assert_eq!(n, MAX_HASH_MB),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            check("usemillisec", None).map(|x| x.1),
+            Ok(Value::Bool(true))
+        );
+    }
+
+    #[test]
+    fn announced_in_each_spelling() {
+        let ucci = announce(Mode::Ucci);
+        assert!(ucci.contains(&"option hashsize type spin min 0 max 65536 default 64".to_string()));
+        assert!(ucci.contains(&"option usemillisec type check default false".to_string()));
+        let uci = announce(Mode::Uci);
+        assert!(uci.contains(&"option name Hash type spin min 1 max 65536 default 64".to_string()));
+        assert!(uci.contains(
+            &"option name Move Overhead type spin min 0 max 5000 default 30".to_string()
+        ));
+        assert!(!uci.iter().any(|l| l.contains("usemillisec")));
+    }
+}

@@ -1,0 +1,572 @@
+//! The main thread: protocol state and the commands that change it.
+
+use super::command::{self, Command, GoParams, PositionSpec};
+use super::drawresign::{accept_draw, ScoreTrack};
+use super::options::{self, Id, Options, Value};
+use super::output::{error_line, info_string, score_text, Out};
+use super::reader::Input;
+use super::timecontrol::{self, Context};
+use super::worker::{current_handle, Done, Event, Job, SharedHandle};
+use super::Mode;
+use crate::board::{Move, Position};
+use crate::search::{Limits, Score, SearchResult};
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
+
+/// How often a `stop` or `ponderhit` is repeated until the search answers:
+/// one sent in the instant before the engine starts its search could
+/// otherwise be lost.
+const RESEND: Duration = Duration::from_millis(5);
+const MAX_PERFT_DEPTH: u64 = 12;
+/// Lines kept waiting for a search to end; a GUI that sends more is flooding.
+const MAX_PENDING: usize = 10_000;
+
+pub struct Session {
+    mode: Mode,
+    opts: Options,
+    pos: Position,
+    banmoves: Vec<Move>,
+    out: Out,
+    jobs: Sender<Job>,
+    handle: SharedHandle,
+    busy: Option<Busy>,
+    /// Lines that arrived while busy and must wait for the search to end.
+    pending: VecDeque<String>,
+    eof: bool,
+    track: ScoreTrack,
+}
+
+enum Busy {
+    Search(Box<Thinking>),
+    Perft,
+}
+
+/// A search in progress.
+struct Thinking {
+    root: Position,
+    pondering: bool,
+    infinite: bool,
+    /// The opponent offered a draw (`go draw`, `ponderhit draw`).
+    draw_offered: bool,
+    /// A search on the game clock: its score counts towards resigning or
+    /// offering a draw.
+    on_clock: bool,
+    stop_sent: bool,
+    ponderhit_sent: bool,
+    /// A result that came before `stop`/`ponderhit` allowed it to be told.
+    held: Option<Done>,
+}
+
+impl Thinking {
+    /// Whether the answer must wait for the GUI (UCI and UCCI both forbid a
+    /// `bestmove` during an infinite search or a ponder before `ponderhit`).
+    fn must_wait(&self) -> bool {
+        (self.infinite || self.pondering) && !self.stop_sent
+    }
+}
+
+impl Session {
+    pub fn new(out: Out, jobs: Sender<Job>, handle: SharedHandle) -> Session {
+        Session {
+            mode: Mode::Ucci,
+            opts: Options::default(),
+            pos: Position::startpos(),
+            banmoves: Vec::new(),
+            out,
+            jobs,
+            handle,
+            busy: None,
+            pending: VecDeque::new(),
+            eof: false,
+            track: ScoreTrack::default(),
+        }
+    }
+
+    pub fn run(mut self, inbox: Receiver<Event>) -> ! {
+        loop {
+            if self.busy.is_none() {
+                if let Some(line) = self.pending.pop_front() {
+                    self.execute(&line);
+                    continue;
+                }
+                if self.eof {
+                    self.drain_and_exit(&inbox);
+                }
+            }
+            let event = if self.resending() {
+                match inbox.recv_timeout(RESEND) {
+                    Ok(e) => e,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.resend();
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => self.out.last_line_and_exit(None),
+                }
+            } else {
+                match inbox.recv() {
+                    Ok(e) => e,
+                    Err(_) => self.out.last_line_and_exit(None),
+                }
+            };
+            match event {
+                Event::Input(Input::Line(line)) => self.on_line(line),
+                Event::Input(Input::TooLong(n)) => self.error(&format!(
+                    "line of {n} bytes is longer than {} and was ignored",
+                    super::reader::MAX_LINE
+                )),
+                Event::Input(Input::Eof) => self.on_eof(),
+                Event::SearchDone(done) => self.on_search_done(done),
+                Event::PerftDone => self.busy = None,
+                Event::Synced => {}
+            }
+        }
+    }
+
+    /// At the end of input: lets the search thread finish what it was given
+    /// (a queued `readyok`, say), then exits.
+    fn drain_and_exit(&self, inbox: &Receiver<Event>) -> ! {
+        self.send(Job::Sync);
+        while let Ok(event) = inbox.recv() {
+            if matches!(event, Event::Synced) {
+                break;
+            }
+        }
+        self.out.last_line_and_exit(None)
+    }
+
+    fn say(&self, line: &str) {
+        self.out.line(line);
+    }
+
+    fn error(&self, what: &str) {
+        self.say(&error_line(what));
+    }
+
+    fn note(&self, what: &str) {
+        self.say(&info_string(what));
+    }
+
+    fn on_line(&mut self, line: String) {
+        if self.busy.is_none() {
+            return self.execute(&line);
+        }
+        if self.opts.batch {
+            return self.defer(line);
+        }
+        match command::parse(&line) {
+            Ok(
+                cmd @ (Command::Stop
+                | Command::PonderHit { .. }
+                | Command::IsReady
+                | Command::Probe(_)
+                | Command::Quit
+                | Command::Debug(_)
+                | Command::Empty),
+            ) => self.carry_out(cmd),
+            Ok(_) => self.defer(line),
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    fn defer(&mut self, line: String) {
+        if self.pending.len() >= MAX_PENDING {
+            return self.error("too many commands waiting for the search to end; line dropped");
+        }
+        self.pending.push_back(line);
+    }
+
+    fn execute(&mut self, line: &str) {
+        match command::parse(line) {
+            Ok(cmd) => self.carry_out(cmd),
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    fn carry_out(&mut self, cmd: Command) {
+        match cmd {
+            Command::Ucci => self.hello(Mode::Ucci),
+            Command::Uci => self.hello(Mode::Uci),
+            // While thinking the search thread is busy, but the protocol is
+            // ready; while idle it answers once earlier setup jobs are done.
+            Command::IsReady if self.busy.is_some() => self.say("readyok"),
+            Command::IsReady => self.send(Job::Ready),
+            Command::Debug(on) => self.opts.debug = on,
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position(spec) => match build_position(&spec) {
+                Ok(p) => {
+                    self.pos = p;
+                    self.banmoves.clear();
+                }
+                Err(e) => self.error(&format!("position rejected, keeping the previous one: {e}")),
+            },
+            Command::BanMoves(moves) => self.ban(&moves),
+            Command::Go(params) => self.go(*params),
+            Command::PonderHit { draw } => self.ponderhit(draw),
+            Command::Stop => self.stop(),
+            Command::Probe(spec) => match build_position(&spec) {
+                // The engine contract has no hash-table access: say "not there".
+                Ok(_) => self.say("pophash"),
+                Err(e) => self.error(&format!("probe: {e}")),
+            },
+            Command::Quit => self.quit(),
+            Command::NewGame => self.new_game(),
+            Command::Empty => {}
+        }
+    }
+
+    fn hello(&mut self, mode: Mode) {
+        self.mode = mode;
+        let version = env!("CARGO_PKG_VERSION");
+        self.say(&format!("id name Chuhe {version}"));
+        if mode == Mode::Ucci {
+            self.say("id copyright GPL-3.0-or-later");
+        }
+        self.say("id author the Chuhe authors");
+        for line in options::announce(mode) {
+            self.say(&line);
+        }
+        self.say(match mode {
+            Mode::Ucci => "ucciok",
+            Mode::Uci => "uciok",
+        });
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let (id, value) = match options::check(name, value) {
+            Ok(x) => x,
+            Err(e) => return self.error(&e.to_string()),
+        };
+        if let Value::Int(_, Some(note)) = &value {
+            self.error(note);
+        }
+        self.opts.store(id, &value);
+        let on = value == Value::Bool(true);
+        match id {
+            Id::Hash => self.send(Job::SetHash(self.opts.hash_mb)),
+            Id::Threads => self.send(Job::SetThreads(self.opts.threads)),
+            Id::NewGame => self.new_game(),
+            Id::UseBook if on => {
+                self.note("no opening book yet: the engine searches from move one")
+            }
+            Id::BookFiles if !self.opts.bookfiles.is_empty() => {
+                self.note("no opening book yet: bookfiles stored but not read")
+            }
+            Id::Promotion if on => {
+                self.note("the promotion variant is not supported: playing standard xiangqi")
+            }
+            Id::Randomness | Id::Pruning | Id::Knowledge | Id::Style | Id::Idle
+                if self.opts.debug =>
+            {
+                self.note(&format!(
+                    "{name} stored; the search has no such setting yet"
+                ))
+            }
+            _ => {}
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.track.reset();
+        self.send(Job::NewGame);
+    }
+
+    fn send(&self, job: Job) {
+        if self.jobs.send(job).is_err() {
+            // The search thread is gone (it can only end by a panic): nothing
+            // more can be answered correctly.
+            self.error("the search thread has stopped; exiting");
+            self.out.last_line_and_exit(None);
+        }
+    }
+
+    fn ban(&mut self, moves: &[Move]) {
+        for &mv in moves {
+            if !self.pos.is_legal(mv) {
+                self.error(&format!("banmoves: {mv} is not a legal move here, ignored"));
+            } else if !self.banmoves.contains(&mv) {
+                self.banmoves.push(mv);
+            }
+        }
+    }
+
+    fn go(&mut self, params: GoParams) {
+        for p in &params.problems {
+            self.error(&format!("go: {p}"));
+        }
+        if let Some(depth) = params.perft {
+            return self.perft(depth);
+        }
+        let ctx = Context {
+            mode: self.mode,
+            usemillisec: self.opts.usemillisec,
+            side: self.pos.side_to_move(),
+            move_overhead_ms: self.opts.move_overhead_ms,
+        };
+        let (mut limits, notes) = timecontrol::limits(&params, &ctx, &self.banmoves);
+        for n in &notes {
+            self.error(&format!("go: {n}"));
+        }
+        self.check_searchmoves(&mut limits);
+        if self.opts.debug {
+            self.note(&format!("debug: limits {limits:?}"));
+        }
+        let mut thinking = Box::new(Thinking {
+            root: self.pos.clone(),
+            pondering: limits.ponder,
+            infinite: limits.infinite,
+            draw_offered: params.draw,
+            on_clock: limits.time.is_some() && !limits.infinite,
+            stop_sent: false,
+            ponderhit_sent: false,
+            held: None,
+        });
+        if self.root_moves(&limits).is_empty() {
+            if self.pos.has_legal_move() {
+                self.note("every legal move is banned");
+            }
+            thinking.held = Some(no_move_result());
+            self.say(&format!(
+                "info depth 0 {}",
+                score_text(self.mode, Score::Mate(0))
+            ));
+            let wait = thinking.must_wait();
+            self.busy = Some(Busy::Search(thinking));
+            if !wait {
+                self.release();
+            }
+            return;
+        }
+        self.busy = Some(Busy::Search(thinking));
+        self.send(Job::Search {
+            pos: self.pos.clone(),
+            limits,
+            mode: self.mode,
+        });
+    }
+
+    /// Drops `searchmoves` that are not legal here; if none is left, all
+    /// moves are searched.
+    fn check_searchmoves(&self, limits: &mut Limits) {
+        let given = limits.searchmoves.len();
+        limits.searchmoves.retain(|&mv| self.pos.is_legal(mv));
+        if limits.searchmoves.len() < given {
+            self.error("go: searchmoves has moves that are not legal here, ignored");
+        }
+    }
+
+    fn root_moves(&self, limits: &Limits) -> Vec<Move> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !limits.banmoves.contains(m))
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .collect()
+    }
+
+    fn perft(&mut self, depth: u64) {
+        if depth > MAX_PERFT_DEPTH {
+            return self.error(&format!(
+                "go perft {depth} is too deep (at most {MAX_PERFT_DEPTH})"
+            ));
+        }
+        self.busy = Some(Busy::Perft);
+        self.send(Job::Perft {
+            pos: self.pos.clone(),
+            depth: depth as u32,
+            threads: self.opts.threads.max(1),
+        });
+    }
+
+    fn thinking(&mut self) -> Option<&mut Thinking> {
+        match &mut self.busy {
+            Some(Busy::Search(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn stop(&mut self) {
+        match &mut self.busy {
+            None => {
+                if self.mode == Mode::Ucci {
+                    self.say("nobestmove");
+                }
+            }
+            Some(Busy::Perft) => self.note("perft cannot be stopped; it ends by itself"),
+            Some(Busy::Search(t)) => {
+                t.stop_sent = true;
+                if t.held.is_some() {
+                    self.release();
+                } else {
+                    current_handle(&self.handle).stop();
+                }
+            }
+        }
+    }
+
+    fn ponderhit(&mut self, draw: bool) {
+        let Some(t) = self.thinking().filter(|t| t.pondering) else {
+            return self.error("ponderhit while not pondering, ignored");
+        };
+        t.pondering = false;
+        t.draw_offered |= draw;
+        t.ponderhit_sent = true;
+        if t.held.is_some() {
+            if !t.must_wait() {
+                self.release();
+            }
+        } else {
+            current_handle(&self.handle).ponderhit();
+        }
+    }
+
+    fn quit(&mut self) -> ! {
+        if self.busy.is_some() {
+            current_handle(&self.handle).stop();
+        }
+        let last = (self.mode == Mode::Ucci).then_some("bye");
+        self.out.last_line_and_exit(last)
+    }
+
+    fn on_eof(&mut self) {
+        self.eof = true;
+        // Nothing could end these any more, so end them now.
+        if self.thinking().is_some_and(|t| t.must_wait()) {
+            self.stop();
+        }
+    }
+
+    /// Whether a sent `stop`/`ponderhit` still waits for the search.
+    fn resending(&self) -> bool {
+        matches!(&self.busy, Some(Busy::Search(t))
+            if t.held.is_none() && (t.stop_sent || t.ponderhit_sent))
+    }
+
+    fn resend(&self) {
+        if let Some(Busy::Search(t)) = &self.busy {
+            let h = current_handle(&self.handle);
+            if t.stop_sent {
+                h.stop();
+            } else if t.ponderhit_sent {
+                h.ponderhit();
+            }
+        }
+    }
+
+    fn on_search_done(&mut self, done: Done) {
+        let Some(t) = self.thinking() else {
+            return;
+        };
+        t.held = Some(done);
+        if !t.must_wait() {
+            self.release();
+        }
+    }
+
+    /// Tells the held result and goes idle.
+    fn release(&mut self) {
+        let Some(Busy::Search(t)) = self.busy.take() else {
+            return;
+        };
+        let Some(done) = t.held.as_ref() else {
+            return;
+        };
+        let line = self.bestmove_line(&t, done);
+        self.say(&line);
+    }
+
+    fn bestmove_line(&mut self, t: &Thinking, done: &Done) -> String {
+        let allowed: Vec<Move> = t
+            .root
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !self.banmoves.contains(m))
+            .collect();
+        let best = match done.result.best {
+            Some(m) if allowed.contains(&m) => Some(m),
+            Some(m) => {
+                self.error(&format!(
+                    "the search chose {m}, which is not allowed here; replaced"
+                ));
+                allowed.first().copied()
+            }
+            // A search stopped before finishing its first iteration.
+            None => allowed.first().copied(),
+        };
+        let Some(best) = best else {
+            return match self.mode {
+                Mode::Ucci => "nobestmove".to_string(),
+                Mode::Uci => "bestmove (none)".to_string(),
+            };
+        };
+        let mut line = format!("bestmove {best}");
+        if let Some(p) = ponder_move(&t.root, best, done) {
+            line.push_str(&format!(" ponder {p}"));
+        }
+        if self.mode == Mode::Ucci {
+            line.push_str(self.draw_or_resign(t, done));
+        }
+        line
+    }
+
+    fn draw_or_resign(&mut self, t: &Thinking, done: &Done) -> &'static str {
+        let score = done.result.score;
+        // A ponder search the GUI stopped was on the wrong move: not our game.
+        let in_game = t.on_clock && !(t.pondering && t.stop_sent);
+        if in_game {
+            self.track.record(&t.root, score);
+        }
+        if t.draw_offered && accept_draw(&t.root, score, &done.pv) {
+            " draw"
+        } else if in_game && self.track.resign_due(&self.opts) {
+            " resign"
+        } else if in_game && self.track.draw_offer_due(&self.opts, &t.root) {
+            " draw"
+        } else {
+            ""
+        }
+    }
+}
+
+/// The position a `position`/`probe` command names, or why it cannot be set.
+fn build_position(spec: &PositionSpec) -> Result<Position, String> {
+    let mut pos = match &spec.fen {
+        None => Position::startpos(),
+        Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+    };
+    for (i, &mv) in spec.moves.iter().enumerate() {
+        if !pos.is_legal(mv) {
+            return Err(format!(
+                "move {} ({mv}) is not legal in its position",
+                i + 1
+            ));
+        }
+        pos.make_move(mv);
+    }
+    Ok(pos)
+}
+
+/// The reply we expect: the engine's, else the second move of the last PV
+/// when it starts with our move; only if legal after our move.
+fn ponder_move(root: &Position, best: Move, done: &Done) -> Option<Move> {
+    let guess = done.result.ponder.or_else(|| match done.pv.as_slice() {
+        [first, second, ..] if *first == best => Some(*second),
+        _ => None,
+    })?;
+    let mut after = root.clone();
+    after.make_move(best);
+    after.is_legal(guess).then_some(guess)
+}
+
+fn no_move_result() -> Done {
+    Done {
+        result: SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Mate(0),
+            depth: 0,
+            nodes: 0,
+        },
+        pv: Vec::new(),
+    }
+}

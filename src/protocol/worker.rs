@@ -1,0 +1,111 @@
+//! The search thread: owns the `Engine`, takes jobs in order over a channel
+//! and reports back, so the main thread stays free to read `stop`,
+//! `ponderhit`, `isready` and `quit` while the engine thinks.
+
+use super::output::{info_line, Out};
+use super::reader::Input;
+use super::Mode;
+use crate::board::{Move, Position};
+use crate::search::{Engine, Limits, SearchResult, StopHandle};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+pub enum Job {
+    Search {
+        pos: Position,
+        limits: Limits,
+        mode: Mode,
+    },
+    Perft {
+        pos: Position,
+        depth: u32,
+        threads: usize,
+    },
+    SetHash(usize),
+    SetThreads(usize),
+    NewGame,
+    /// Answer `readyok` once every job before this one is done (a hash
+    /// resize or a new game can take a moment).
+    Ready,
+    /// Report `Event::Synced` once every job before this one is done.
+    Sync,
+}
+
+/// What the main loop waits on: input lines and finished work.
+pub enum Event {
+    Input(Input),
+    SearchDone(Done),
+    PerftDone,
+    Synced,
+}
+
+pub struct Done {
+    pub result: SearchResult,
+    /// The last principal variation reported, for the ponder move and the
+    /// draw judgement.
+    pub pv: Vec<Move>,
+}
+
+/// The stop handle of the running search, shared with the main thread. The
+/// worker refreshes it before every search in case the engine hands out a
+/// new one per search.
+pub type SharedHandle = Arc<Mutex<StopHandle>>;
+
+pub fn current_handle(shared: &SharedHandle) -> StopHandle {
+    shared.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Starts the search thread; jobs sent on the returned channel run in order.
+pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
+    let mut engine = Engine::new();
+    let shared: SharedHandle = Arc::new(Mutex::new(engine.stop_handle()));
+    let (jobs, rx) = channel::<Job>();
+    let slot = shared.clone();
+    thread::spawn(move || {
+        for job in rx {
+            match job {
+                Job::Search { pos, limits, mode } => {
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = engine.stop_handle();
+                    let done = search(&mut engine, &pos, &limits, mode, &out);
+                    if events.send(Event::SearchDone(done)).is_err() {
+                        return;
+                    }
+                }
+                Job::Perft {
+                    pos,
+                    depth,
+                    threads,
+                } => {
+                    crate::tools::perft::run(&pos, depth, true, threads, &mut |l| out.line(l));
+                    if events.send(Event::PerftDone).is_err() {
+                        return;
+                    }
+                }
+                Job::SetHash(mb) => engine.set_hash_mb(mb),
+                Job::SetThreads(n) => engine.set_threads(n),
+                Job::NewGame => engine.new_game(),
+                Job::Ready => out.line("readyok"),
+                Job::Sync => {
+                    if events.send(Event::Synced).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    (jobs, shared)
+}
+
+fn search(engine: &mut Engine, pos: &Position, limits: &Limits, mode: Mode, out: &Out) -> Done {
+    let mut pv = Vec::new();
+    let result = engine.go(pos, limits, &mut |info| {
+        if info.currmove.is_none() && !info.pv.is_empty() {
+            pv.clone_from(&info.pv);
+        }
+        if let Some(line) = info_line(mode, info) {
+            out.line(&line);
+        }
+    });
+    Done { result, pv }
+}

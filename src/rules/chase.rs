@@ -1,0 +1,255 @@
+//! 捉 (chase): which enemy pieces the side to move threatens to win with its
+//! next move (seeds 28.3, 29.1-29.4, 27.1-27.2, 28.5).
+//!
+//! A target is a piece with material value (rook, knight, cannon, advisor,
+//! elephant, crossed pawn). It is threatened when some piece other than the
+//! king can legally take it (at once, or after a quiet check whatever the
+//! answer) and the exchange that follows on that square wins material (so
+//! an unprotected piece, a piece whose protector is pinned or would expose
+//! its king, and a rook attacked by a knight or cannon all count), unless the attack is an exchange offer between pieces of the same
+//! kind that can take each other (兑), or taking would let the opponent mate
+//! at once. Pawn attackers are kept apart: a pawn's attack is a chase only
+//! when both sides attack perpetually (27.2).
+
+use crate::board::{Bitboard, Color, GenType, Move, MoveList, Piece, PieceKind, Position, Square};
+
+/// Targets threatened, split by whether a non-pawn piece or only a pawn threatens them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Threats {
+    pub by_pieces: Bitboard,
+    pub by_pawns: Bitboard,
+}
+
+impl Threats {
+    pub fn all(self) -> Bitboard {
+        self.by_pieces | self.by_pawns
+    }
+}
+
+/// Material value for exchanges (seeds 25.3: a rook is worth two knights or
+/// cannons; knight equals cannon; advisor equals elephant; a crossed pawn's
+/// value floats, taken here as an advisor's; an uncrossed pawn is no material).
+pub fn value(piece: Piece, sq: Square) -> i32 {
+    match piece.kind() {
+        PieceKind::Rook => 4,
+        PieceKind::Knight | PieceKind::Cannon => 2,
+        PieceKind::Advisor | PieceKind::Bishop => 1,
+        PieceKind::Pawn => i32::from(crossed(piece.color(), sq)),
+        // Only ever the last to take (its capture must be legal, so nothing
+        // takes it back); the value just makes it the capturer of last resort.
+        PieceKind::King => 1000,
+    }
+}
+
+fn crossed(c: Color, sq: Square) -> bool {
+    !sq.on_own_side(c)
+}
+
+/// Whether `piece` on `sq` counts as material (子力) that can be chased.
+pub fn is_material(piece: Piece, sq: Square) -> bool {
+    match piece.kind() {
+        PieceKind::King => false,
+        PieceKind::Pawn => crossed(piece.color(), sq),
+        _ => true,
+    }
+}
+
+/// The targets the side to move threatens in `pos`: by a direct capture and,
+/// with `via_check` and when not in check, by a capture that one check
+/// forces (29.1: 通过连续照将吃子, here one check deep). With `relaxed`, a
+/// capture that is illegal only because the mover is in check from the
+/// pieces already checking it still counts: it tells what the mover was
+/// attacking before it had to answer the check, for the 从捉到捉 comparison.
+pub fn threats(pos: &mut Position, relaxed: bool, via_check: bool) -> Threats {
+    let mut out = direct_threats(pos, relaxed);
+    if via_check && !pos.in_check() {
+        let won = won_after_check(pos);
+        out.by_pieces |= won.by_pieces;
+        out.by_pawns = (out.by_pawns | won.by_pawns) & !out.by_pieces;
+    }
+    out
+}
+
+/// Targets won by a quiet check and then, against every answer, a capture.
+fn won_after_check(pos: &mut Position) -> Threats {
+    let theirs = pos.color_bb(!pos.side_to_move());
+    let mut out = Threats::default();
+    let mut quiets = MoveList::new();
+    pos.generate(GenType::Quiets, &mut quiets);
+    // A checking capture is a capture: it is weighed as one (兑 included), not
+    // as the first step towards another.
+    for check in quiets {
+        if !pos.gives_check(check) {
+            continue;
+        }
+        pos.make_move(check);
+        let mut common: Option<Threats> = None;
+        for answer in pos.legal_moves() {
+            pos.make_move(answer);
+            let t = direct_threats(pos, false);
+            pos.unmake_move();
+            let acc = match common {
+                None => t,
+                Some(c) => {
+                    let by_pieces = c.by_pieces & t.by_pieces;
+                    Threats {
+                        by_pieces,
+                        by_pawns: c.all() & t.all() & !by_pieces,
+                    }
+                }
+            };
+            common = Some(acc);
+            if acc.all().is_empty() {
+                break;
+            }
+        }
+        pos.unmake_move();
+        // No answer at all is a mate, judged as a mate threat instead.
+        if let Some(t) = common {
+            out.by_pieces |= t.by_pieces & theirs;
+            out.by_pawns |= t.by_pawns & theirs;
+        }
+    }
+    out.by_pawns &= !out.by_pieces;
+    out
+}
+
+fn direct_threats(pos: &mut Position, relaxed: bool) -> Threats {
+    let us = pos.side_to_move();
+    let mut caps = MoveList::new();
+    let in_check = pos.in_check();
+    if relaxed && in_check {
+        for mv in pos.pseudo_legal_moves() {
+            if pos.is_capture(mv) && capture_ignores_check(pos, mv) {
+                caps.push(mv);
+            }
+        }
+    } else {
+        pos.generate(GenType::Captures, &mut caps);
+    }
+    let mut out = Threats::default();
+    for mv in caps {
+        let (from, to) = (mv.from(), mv.to());
+        let (Some(attacker), Some(target)) = (pos.piece_at(from), pos.piece_at(to)) else {
+            continue;
+        };
+        if attacker.kind() == PieceKind::King || !is_material(target, to) {
+            continue;
+        }
+        if out.by_pieces.has(to) || (attacker.kind() == PieceKind::Pawn && out.by_pawns.has(to)) {
+            continue;
+        }
+        if is_exchange_offer(pos, attacker, from, target, to) {
+            continue;
+        }
+        if !wins_material(pos, mv, us) {
+            continue;
+        }
+        if attacker.kind() == PieceKind::Pawn {
+            out.by_pawns.set(to);
+        } else {
+            out.by_pieces.set(to);
+        }
+    }
+    out.by_pawns &= !out.by_pieces;
+    out
+}
+
+/// A capture illegal only through the check the mover is already under: after
+/// it, every piece attacking the mover's king was attacking it before.
+fn capture_ignores_check(pos: &mut Position, mv: Move) -> bool {
+    if pos.piece_at(mv.from()).map(|p| p.kind()) == Some(PieceKind::King) {
+        return pos.is_legal(mv);
+    }
+    let them = !pos.side_to_move();
+    let before = pos.checkers_of(them);
+    pos.make_move(mv);
+    let after = pos.checkers_of(them);
+    pos.unmake_move();
+    (after & !before).is_empty()
+}
+
+/// 兑: the target is of the attacker's kind and could take the attacker back
+/// (a blocked knight or a pinned piece cannot, and then it is a real chase).
+fn is_exchange_offer(pos: &mut Position, a: Piece, from: Square, t: Piece, to: Square) -> bool {
+    if a.kind() != t.kind() {
+        return false;
+    }
+    pos.make_null();
+    let back = pos.is_legal(Move::new(to, from));
+    pos.unmake_null();
+    back
+}
+
+/// Whether capturing with `mv` and the best exchange that follows on that
+/// square leave `us` ahead, and the capture does not allow mate at once (29.4).
+fn wins_material(pos: &mut Position, mv: Move, us: Color) -> bool {
+    let to = mv.to();
+    let Some(target) = pos.piece_at(to) else {
+        return false;
+    };
+    let gained = value(target, to);
+    pos.make_move(mv);
+    let ok = if pos.checkers_of(!us).any() {
+        // Only in the relaxed look-back: the old check still stands, so the
+        // exchange is read on the square alone.
+        gained - exchange_on(pos, to) > 0
+    } else {
+        gained - exchange_on(pos, to) > 0 && !has_mate_in_one(pos)
+    };
+    pos.unmake_move();
+    ok
+}
+
+/// What the side to move gains by the best continuation of captures on `sq`
+/// (least valuable legal capturer first, stopping when that is better).
+pub fn exchange_on(pos: &mut Position, sq: Square) -> i32 {
+    let mut caps = MoveList::new();
+    pos.generate(GenType::Captures, &mut caps);
+    let mut best: Option<(i32, Move)> = None;
+    for mv in caps {
+        if mv.to() != sq {
+            continue;
+        }
+        if let Some(p) = pos.piece_at(mv.from()) {
+            let v = value(p, mv.from());
+            if best.is_none_or(|(bv, _)| v < bv) {
+                best = Some((v, mv));
+            }
+        }
+    }
+    let Some((_, mv)) = best else {
+        return 0;
+    };
+    let Some(victim) = pos.piece_at(sq) else {
+        return 0;
+    };
+    let gained = value(victim, sq);
+    pos.make_move(mv);
+    let net = gained - exchange_on(pos, sq);
+    pos.unmake_move();
+    net.max(0)
+}
+
+/// Whether the side to move can mate with one move.
+pub fn has_mate_in_one(pos: &mut Position) -> bool {
+    for mv in pos.legal_moves() {
+        if !pos.gives_check(mv) {
+            continue;
+        }
+        pos.make_move(mv);
+        let mate = !pos.has_legal_move();
+        pos.unmake_move();
+        if mate {
+            return true;
+        }
+    }
+    false
+}
+
+/// Targets as (piece, square) pairs, for reports.
+pub fn describe(pos: &Position, targets: Bitboard) -> Vec<(Piece, Square)> {
+    targets
+        .filter_map(|sq| pos.piece_at(sq).map(|p| (p, sq)))
+        .collect()
+}

@@ -1,0 +1,223 @@
+//! What each move of a cycle is (seeds 28.1-28.3, 27.4 从重): 将 check,
+//! 杀 mate threat, 捉 chase or 闲 idle.
+
+use super::chase::{describe, threats};
+use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
+use std::fmt;
+
+/// The class of one move, heaviest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MoveClass {
+    Check,
+    MateThreat,
+    Chase,
+    Idle,
+}
+
+impl MoveClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MoveClass::Check => "check",
+            MoveClass::MateThreat => "mate-threat",
+            MoveClass::Chase => "chase",
+            MoveClass::Idle => "idle",
+        }
+    }
+
+    /// 打: check, mate threat or chase.
+    pub fn is_attack(self) -> bool {
+        self != MoveClass::Idle
+    }
+}
+
+impl fmt::Display for MoveClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A chased piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub piece: Piece,
+    pub square: Square,
+    /// Threatened by a pawn alone: a chase only in a mutual attack (27.2).
+    pub pawn_only: bool,
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", kind_name(self.piece.kind()), self.square)
+    }
+}
+
+pub fn kind_name(k: PieceKind) -> &'static str {
+    match k {
+        PieceKind::King => "king",
+        PieceKind::Advisor => "advisor",
+        PieceKind::Bishop => "elephant",
+        PieceKind::Knight => "knight",
+        PieceKind::Rook => "rook",
+        PieceKind::Cannon => "cannon",
+        PieceKind::Pawn => "pawn",
+    }
+}
+
+/// One move of a judged cycle with its class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassifiedMove {
+    pub mv: Move,
+    pub side: Color,
+    /// The class under the normal rules (a pawn's attack is idle).
+    pub class: MoveClass,
+    /// The class when both sides attack perpetually and pawn attacks count (27.2).
+    pub class_with_pawns: MoveClass,
+    /// Pieces newly chased by this move (pawn-only chases included).
+    pub chases: Vec<Target>,
+    /// For a mate threat: the first move of the mate it threatens.
+    pub mate_move: Option<Move>,
+}
+
+/// What a move does, as far as it was needed.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Facts {
+    pub check: bool,
+    pub mate: Option<Move>,
+    /// Targets newly threatened by pieces other than lone pawns.
+    pub new_by_pieces: Bitboard,
+    /// Targets newly threatened by anything (pawns included).
+    pub new_all: Bitboard,
+}
+
+impl Facts {
+    pub fn class(&self) -> MoveClass {
+        self.class_in(self.new_by_pieces)
+    }
+
+    pub fn class_with_pawns(&self) -> MoveClass {
+        self.class_in(self.new_all)
+    }
+
+    fn class_in(&self, chased: Bitboard) -> MoveClass {
+        if self.check {
+            MoveClass::Check
+        } else if self.mate.is_some() {
+            MoveClass::MateThreat
+        } else if chased.any() {
+            MoveClass::Chase
+        } else {
+            MoveClass::Idle
+        }
+    }
+}
+
+/// How deep the mate-threat search looks: mates by up to this many checks in a row.
+const MATE_CHECKS: u32 = 3;
+/// Node budget of one mate-threat search, so that an open position with many
+/// checks cannot stall the search that asked; a mate not found within it is
+/// not a threat.
+const MATE_NODES: u32 = 2000;
+
+/// Plays `mv` on `p` (standing before it) and says what it does. With `full`
+/// every fact is found; otherwise only as much as tells whether the move is
+/// a check, and whether it is an attack with and without pawn chases.
+pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts {
+    let mut facts = Facts::default();
+    if mv.is_none() {
+        p.make_null();
+        return facts;
+    }
+    if p.gives_check(mv) {
+        // Check is the heaviest class; what else it does cannot change the verdict.
+        p.make_move(mv);
+        facts.check = true;
+        return facts;
+    }
+    // Threats through a check are compared only when the mover was free to
+    // check before the move; answering a check, it was not, and what it then
+    // threatens through a check is not counted (so not taken for new either).
+    let via_check = !p.in_check();
+    let before = threats(p, true, via_check);
+    p.make_move(mv);
+    p.make_null();
+    let after = threats(p, false, via_check);
+    facts.new_by_pieces = after.by_pieces & !before.by_pieces;
+    // Counting pawn chases can only add attacks, never remove one.
+    facts.new_all = facts.new_by_pieces | (after.all() & !before.all());
+    let threat = if full || facts.new_by_pieces.is_empty() {
+        mate_by_checks(p)
+    } else {
+        None
+    };
+    p.unmake_null();
+    if threat.is_some() {
+        // Like a chase, a mate threat must be new (28.2, 29.2 by analogy): a
+        // mate the mover could already have played is not what this move threatens.
+        p.unmake_move();
+        let existed = mate_by_checks(p).is_some();
+        p.make_move(mv);
+        if !existed {
+            facts.mate = threat;
+        }
+    }
+    facts
+}
+
+/// Full details of a move for reports; `p` stands after the move.
+pub(crate) fn describe_move(p: &Position, mv: Move, side: Color, f: &Facts) -> ClassifiedMove {
+    ClassifiedMove {
+        mv,
+        side,
+        class: f.class(),
+        class_with_pawns: f.class_with_pawns(),
+        chases: describe(p, f.new_all)
+            .into_iter()
+            .map(|(piece, square)| Target {
+                piece,
+                square,
+                pawn_only: !f.new_by_pieces.has(square),
+            })
+            .collect(),
+        mate_move: f.mate,
+    }
+}
+
+/// A mate by checks only for the side to move: the first move of one, if any.
+fn mate_by_checks(p: &mut Position) -> Option<Move> {
+    let mut budget = MATE_NODES;
+    let moves = p.legal_moves();
+    moves
+        .into_iter()
+        .find(|&mv| p.gives_check(mv) && forced_mate_after(p, mv, MATE_CHECKS, &mut budget))
+}
+
+/// Whether the checking move `mv` mates at once or, with `checks - 1` more
+/// checks, against every answer.
+fn forced_mate_after(p: &mut Position, mv: Move, checks: u32, budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    p.make_move(mv);
+    let answers = p.legal_moves();
+    let mated = if answers.is_empty() {
+        true
+    } else if checks <= 1 {
+        false
+    } else {
+        answers.iter().all(|&a| {
+            p.make_move(a);
+            let mut found = false;
+            for m in p.legal_moves() {
+                if p.gives_check(m) && forced_mate_after(p, m, checks - 1, budget) {
+                    found = true;
+                    break;
+                }
+            }
+            p.unmake_move();
+            found
+        })
+    };
+    p.unmake_move();
+    mated
+}

@@ -1,0 +1,217 @@
+//! Match settings from the command line and from a TOML file.
+//!
+//! `--engine` takes comma-separated `key=value` fields: `cmd` (the program
+//! and any arguments, split at spaces), `name`, `proto` (ucci, uci, auto),
+//! `dir`, `arg` (one more argument, repeatable) and `option.NAME`.
+//!
+//! The TOML file holds the same settings as the long options (with `_` for
+//! `-`) and the engines as `[[engine]]` tables:
+//!
+//! ```toml
+//! tc = "40/90m,10/15m"
+//! concurrency = 2
+//! [[engine]]
+//! name = "chuhe"
+//! cmd = "target/release/chuhe"
+//! proto = "ucci"
+//! [engine.options]
+//! hashsize = 64
+//! ```
+
+use super::engine::{EngineSpec, Protocol};
+use serde::Deserialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn default_name(cmd: &str) -> String {
+    Path::new(cmd)
+        .file_stem()
+        .map_or_else(|| cmd.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Parses one `--engine` value.
+pub fn parse_engine_arg(text: &str) -> Result<EngineSpec, ConfigError> {
+    let bad = |m: String| ConfigError(format!("--engine '{text}': {m}"));
+    let mut spec = EngineSpec::new("", "");
+    let mut name = None;
+    for field in text.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+        let (key, value) = field
+            .split_once('=')
+            .ok_or_else(|| bad(format!("'{field}' is not key=value")))?;
+        match key {
+            "cmd" => {
+                let mut words = value.split_whitespace();
+                spec.cmd = words.next().unwrap_or("").to_string();
+                spec.args.extend(words.map(str::to_string));
+            }
+            "arg" => spec.args.push(value.to_string()),
+            "name" => name = Some(value.to_string()),
+            "proto" => spec.proto = value.parse::<Protocol>().map_err(bad)?,
+            "dir" => spec.dir = Some(PathBuf::from(value)),
+            k if k.starts_with("option.") && k.len() > 7 => {
+                spec.options.push((k[7..].to_string(), value.to_string()))
+            }
+            _ => return Err(bad(format!("unknown field '{key}'"))),
+        }
+    }
+    if spec.cmd.is_empty() {
+        return Err(bad("no cmd=".into()));
+    }
+    spec.name = name.unwrap_or_else(|| default_name(&spec.cmd));
+    Ok(spec)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileEngine {
+    name: Option<String>,
+    cmd: String,
+    #[serde(default)]
+    args: Vec<String>,
+    dir: Option<PathBuf>,
+    proto: Option<String>,
+    #[serde(default)]
+    options: toml::Table,
+}
+
+/// The settings a file may give; everything is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    #[serde(default)]
+    engine: Vec<FileEngine>,
+    pub tc: Option<String>,
+    pub margin_ms: Option<u64>,
+    pub timeout_ms: Option<u64>,
+    pub openings: Option<PathBuf>,
+    pub shuffle: Option<bool>,
+    pub seed: Option<u64>,
+    pub games: Option<usize>,
+    pub concurrency: Option<usize>,
+    pub pgn: Option<PathBuf>,
+    pub gauntlet: Option<bool>,
+    pub scale: Option<String>,
+    pub sprt: Option<String>,
+    pub event: Option<String>,
+    pub site: Option<String>,
+    pub resign_score: Option<i32>,
+    pub resign_moves: Option<usize>,
+    pub draw_score: Option<i32>,
+    pub draw_moves: Option<usize>,
+    pub draw_from_move: Option<usize>,
+    pub max_moves: Option<usize>,
+    pub ucci_full_history: Option<bool>,
+}
+
+impl FileConfig {
+    pub fn parse(text: &str) -> Result<FileConfig, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError(format!("config: {e}")))
+    }
+
+    pub fn load(path: &Path) -> Result<FileConfig, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("cannot read {}: {e}", path.display())))?;
+        FileConfig::parse(&text).map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+    }
+
+    /// The engines the file names.
+    pub fn engines(&self) -> Result<Vec<EngineSpec>, ConfigError> {
+        self.engine
+            .iter()
+            .map(|e| {
+                let proto = match &e.proto {
+                    Some(p) => p.parse::<Protocol>().map_err(ConfigError)?,
+                    None => Protocol::Auto,
+                };
+                let options = e
+                    .options
+                    .iter()
+                    .map(|(k, v)| {
+                        let text = match v {
+                            toml::Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        };
+                        (k.clone(), text)
+                    })
+                    .collect();
+                Ok(EngineSpec {
+                    name: e.name.clone().unwrap_or_else(|| default_name(&e.cmd)),
+                    cmd: e.cmd.clone(),
+                    args: e.args.clone(),
+                    dir: e.dir.clone(),
+                    proto,
+                    options,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_arg() {
+        let e = parse_engine_arg(
+            "cmd=./eng --fast,name=Fast,proto=ucci,dir=/tmp,option.Hash=64,arg=-v",
+        )
+        .unwrap();
+        assert_eq!(e.cmd, "./eng");
+        assert_eq!(e.args, ["--fast", "-v"]);
+        assert_eq!(e.name, "Fast");
+        assert_eq!(e.proto, Protocol::Ucci);
+        assert_eq!(e.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(e.options, [("Hash".to_string(), "64".to_string())]);
+        assert_eq!(
+            parse_engine_arg("cmd=/usr/bin/pikafish").unwrap().name,
+            "pikafish"
+        );
+        assert!(parse_engine_arg("name=x").is_err());
+        assert!(parse_engine_arg("cmd=x,proto=xboard").is_err());
+        assert!(parse_engine_arg("cmd=x,colour=red").is_err());
+    }
+
+    #[test]
+    fn toml_file() {
+        let c = FileConfig::parse(
+            r#"
+            tc = "40/90m,10/15m"
+            concurrency = 2
+            sprt = "0,10,0.05,0.05"
+            [[engine]]
+            name = "a"
+            cmd = "./a"
+            proto = "uci"
+            [engine.options]
+            Hash = 64
+            Ponder = false
+            [[engine]]
+            cmd = "bin/b"
+            args = ["--x"]
+            "#,
+        )
+        .unwrap();
+        assert_eq!(c.tc.as_deref(), Some("40/90m,10/15m"));
+        assert_eq!(c.concurrency, Some(2));
+        let e = c.engines().unwrap();
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].proto, Protocol::Uci);
+        assert!(e[0].options.contains(&("Hash".into(), "64".into())));
+        assert!(e[0].options.contains(&("Ponder".into(), "false".into())));
+        assert_eq!(e[1].name, "b");
+        assert_eq!(e[1].args, ["--x"]);
+        assert!(FileConfig::parse("bogus = 1").is_err());
+    }
+}

@@ -1,0 +1,476 @@
+//! One engine process seen from the runner: spawn, handshake (UCCI, UCI or
+//! auto-detect), options, and `go` with a deadline. A reader thread turns the
+//! engine's stdout into a channel of lines, so every wait has a timeout and a
+//! hung engine never blocks the runner.
+
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Ucci,
+    Uci,
+    /// Send `ucci`; if no `ucciok` comes, try `uci`.
+    Auto,
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "ucci" => Ok(Protocol::Ucci),
+            "uci" => Ok(Protocol::Uci),
+            "auto" => Ok(Protocol::Auto),
+            _ => Err(format!("protocol '{s}' must be ucci, uci or auto")),
+        }
+    }
+}
+
+/// How to start an engine and what to tell it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    pub cmd: String,
+    pub args: Vec<String>,
+    pub dir: Option<PathBuf>,
+    pub proto: Protocol,
+    /// Options in the order given; values as text.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    pub fn new(name: &str, cmd: &str) -> Self {
+        EngineSpec {
+            name: name.to_string(),
+            cmd: cmd.to_string(),
+            args: Vec::new(),
+            dir: None,
+            proto: Protocol::Auto,
+            options: Vec::new(),
+        }
+    }
+}
+
+/// Why talking to an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    Spawn(String),
+    /// The engine closed its output (exited or crashed).
+    Eof,
+    /// No answer before the deadline.
+    Timeout,
+    /// Writing to the engine failed (it has gone).
+    Write(String),
+    /// The match was interrupted.
+    Stopped,
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Spawn(e) => write!(f, "cannot start: {e}"),
+            EngineError::Eof => write!(f, "the engine exited"),
+            EngineError::Timeout => write!(f, "no answer in time"),
+            EngineError::Write(e) => write!(f, "cannot write to the engine: {e}"),
+            EngineError::Stopped => write!(f, "interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// An engine's evaluation as reported in `info`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Centipawns, with mates as large values, for adjudication.
+    pub fn as_cp(self) -> i32 {
+        match self {
+            Score::Cp(c) => c,
+            Score::Mate(m) if m >= 0 => 30_000 - m,
+            Score::Mate(m) => -30_000 - m,
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "{c:+}"),
+            Score::Mate(m) => write!(f, "M{m}"),
+        }
+    }
+}
+
+/// What an engine answered to `go`.
+#[derive(Clone, Debug, Default)]
+pub struct Reply {
+    /// The move text after `bestmove`; `None` for `nobestmove`.
+    pub bestmove: Option<String>,
+    pub draw: bool,
+    pub resign: bool,
+    pub depth: Option<u32>,
+    pub score: Option<Score>,
+    /// From writing `go` to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
+enum Line {
+    Text(String),
+    Eof,
+}
+
+pub struct Engine {
+    pub spec: EngineSpec,
+    /// The protocol agreed in the handshake (never `Auto`).
+    pub proto: Protocol,
+    /// Whether `go` times are in milliseconds: always in UCI; in UCCI only
+    /// when the engine offers `usemillisec` (otherwise UCCI counts seconds).
+    pub millis: bool,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    stop: Arc<AtomicBool>,
+}
+
+const POLL: Duration = Duration::from_millis(20);
+
+impl Engine {
+    /// Starts the engine and completes the handshake within `init_timeout`.
+    pub fn start(
+        spec: &EngineSpec,
+        init_timeout: Duration,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Engine, EngineError> {
+        let mut cmd = Command::new(program(spec));
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        // A terminal's Ctrl-C goes to the whole foreground process group; the
+        // engines get their own group so that only the runner sees it and
+        // games in progress are not mistaken for crashes.
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.cmd)))?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(EngineError::Spawn("no pipes to the engine".into()));
+            }
+        };
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(Line::Eof);
+                        return;
+                    }
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(Line::Text(text)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let mut engine = Engine {
+            spec: spec.clone(),
+            proto: spec.proto,
+            millis: true,
+            child,
+            stdin,
+            lines: rx,
+            stop,
+        };
+        engine.handshake(init_timeout)?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        let deadline = Instant::now() + timeout;
+        self.proto = match self.spec.proto {
+            Protocol::Ucci => {
+                self.send("ucci")?;
+                self.millis = self.wait_for_ucciok(deadline)?.ok_or_else(|| {
+                    EngineError::Spawn(format!("{} does not know `ucci`", self.spec.cmd))
+                })?;
+                Protocol::Ucci
+            }
+            Protocol::Uci => {
+                self.send("uci")?;
+                self.wait_for("uciok", deadline)?;
+                Protocol::Uci
+            }
+            Protocol::Auto => {
+                self.send("ucci")?;
+                // A UCI-only engine ignores `ucci` or complains about it: give
+                // it a short while, then ask in UCI.
+                let probe = (Instant::now() + Duration::from_secs(2)).min(deadline);
+                match self.wait_for_ucciok(probe) {
+                    Ok(Some(millis)) => {
+                        self.millis = millis;
+                        Protocol::Ucci
+                    }
+                    Ok(None) | Err(EngineError::Timeout) => {
+                        self.send("uci")?;
+                        self.wait_for("uciok", deadline)?;
+                        Protocol::Uci
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        };
+        if self.proto == Protocol::Ucci && self.millis {
+            self.send("setoption usemillisec true")?;
+        }
+        let options = self.spec.options.clone();
+        for (name, value) in &options {
+            let line = match self.proto {
+                Protocol::Uci => format!("setoption name {name} value {value}"),
+                _ => format!("setoption {name} {value}"),
+            };
+            self.send(&line)?;
+        }
+        self.ready(deadline)
+    }
+
+    /// `isready` and wait for `readyok`.
+    pub fn ready(&mut self, deadline: Instant) -> Result<(), EngineError> {
+        self.send("isready")?;
+        self.wait_for("readyok", deadline)
+    }
+
+    /// Tells the engine a new game starts.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        match self.proto {
+            Protocol::Uci => self.send("ucinewgame")?,
+            _ => self.send("setoption newgame")?,
+        }
+        self.ready(Instant::now() + timeout)
+    }
+
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| EngineError::Write(e.to_string()))
+    }
+
+    fn next_line(&self, deadline: Instant) -> Result<String, EngineError> {
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(EngineError::Stopped);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(EngineError::Timeout);
+            }
+            match self.lines.recv_timeout((deadline - now).min(POLL)) {
+                Ok(Line::Text(t)) => return Ok(t),
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(EngineError::Eof)
+                }
+                Err(RecvTimeoutError::Timeout) => continue,
+            }
+        }
+    }
+
+    /// Waits for `ucciok`: `Some(offers usemillisec)`, or `None` as soon as
+    /// the engine says it does not know `ucci`.
+    fn wait_for_ucciok(&self, deadline: Instant) -> Result<Option<bool>, EngineError> {
+        let mut millis = false;
+        loop {
+            let line = self.next_line(deadline)?;
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("ucciok"), _) => return Ok(Some(millis)),
+                (Some("option"), Some("usemillisec")) => millis = true,
+                _ if line.to_ascii_lowercase().contains("unknown") => return Ok(None),
+                _ => {}
+            }
+        }
+    }
+
+    fn wait_for(&self, token: &str, deadline: Instant) -> Result<(), EngineError> {
+        loop {
+            let line = self.next_line(deadline)?;
+            if line.split_whitespace().next() == Some(token) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Sends the lines that set up a search, the last of which is `go ...`,
+    /// and reads until `bestmove`/`nobestmove`. The time runs from the moment
+    /// `go` is written; `deadline_after_go` bounds the wait.
+    pub fn go(
+        &mut self,
+        setup: &[String],
+        deadline_after_go: Duration,
+    ) -> Result<Reply, EngineError> {
+        let Some((go, before)) = setup.split_last() else {
+            return Err(EngineError::Write("nothing to send".into()));
+        };
+        for line in before {
+            self.send(line)?;
+        }
+        self.send(go)?;
+        let start = Instant::now();
+        let deadline = start + deadline_after_go;
+        let mut reply = Reply::default();
+        loop {
+            let line = self.next_line(deadline)?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => parse_info(&line, &mut reply),
+                Some("bestmove") => {
+                    reply.elapsed = start.elapsed();
+                    let rest: Vec<&str> = words.collect();
+                    reply.bestmove = rest.first().map(|s| s.to_string());
+                    reply.draw = rest.contains(&"draw");
+                    reply.resign = rest.contains(&"resign");
+                    if reply.bestmove.as_deref() == Some("resign") {
+                        reply.bestmove = None;
+                        reply.resign = true;
+                    }
+                    return Ok(reply);
+                }
+                Some("nobestmove") => {
+                    reply.elapsed = start.elapsed();
+                    return Ok(reply);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Asks the engine to leave, then makes sure it has.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // Drop kills it.
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// The program to run. A relative path such as `target/release/chuhe` is
+/// taken from the runner's directory when it exists there, even if the
+/// engine runs in another `dir`.
+fn program(spec: &EngineSpec) -> PathBuf {
+    let path = PathBuf::from(&spec.cmd);
+    if spec.dir.is_some() && path.is_relative() && spec.cmd.contains('/') {
+        if let Ok(abs) = path.canonicalize() {
+            return abs;
+        }
+    }
+    path
+}
+
+/// Reads depth and score from an `info` line (UCCI `score 12`, UCI `score cp 12`
+/// or `score mate 3`).
+fn parse_info(line: &str, reply: &mut Reply) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    let mut depth = None;
+    let mut score = None;
+    while i < words.len() {
+        match words[i] {
+            "depth" => {
+                depth = words.get(i + 1).and_then(|w| w.parse().ok());
+                i += 2;
+            }
+            "score" => match words.get(i + 1) {
+                Some(&"cp") => {
+                    score = words.get(i + 2).and_then(|w| w.parse().ok()).map(Score::Cp);
+                    i += 3;
+                }
+                Some(&"mate") => {
+                    score = words
+                        .get(i + 2)
+                        .and_then(|w| w.parse().ok())
+                        .map(Score::Mate);
+                    i += 3;
+                }
+                Some(w) => {
+                    score = w.parse().ok().map(Score::Cp);
+                    i += 2;
+                }
+                None => i += 1,
+            },
+            // Everything after pv is moves; nothing more to read.
+            "pv" | "string" | "message" => break,
+            _ => i += 1,
+        }
+    }
+    // A bare `info time ... nodes ...` line must not wipe the last score.
+    if let Some(s) = score {
+        reply.score = Some(s);
+        if depth.is_some() {
+            reply.depth = depth;
+        }
+    } else if reply.depth.is_none() {
+        reply.depth = depth;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines() {
+        let mut r = Reply::default();
+        parse_info("info depth 6 score 4 pv b0c2 b9c7", &mut r);
+        assert_eq!((r.depth, r.score), (Some(6), Some(Score::Cp(4))));
+        parse_info("info time 5000 nodes 5000000", &mut r);
+        assert_eq!((r.depth, r.score), (Some(6), Some(Score::Cp(4))));
+        parse_info(
+            "info depth 9 seldepth 12 score mate -3 nodes 10 pv h2e2",
+            &mut r,
+        );
+        assert_eq!((r.depth, r.score), (Some(9), Some(Score::Mate(-3))));
+        parse_info("info depth 10 score cp -35 nps 1", &mut r);
+        assert_eq!((r.depth, r.score), (Some(10), Some(Score::Cp(-35))));
+        assert_eq!(Score::Mate(-3).as_cp(), -29_997);
+    }
+}

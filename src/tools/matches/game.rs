@@ -1,0 +1,486 @@
+//! One refereed game between two engine processes.
+
+use super::adjudication::{self, Adjudicated, Adjudication};
+use super::engine::{Engine, EngineError, EngineSpec, Protocol, Reply, Score};
+use super::openings::Opening;
+use super::timecontrol::{Clock, TimeControl};
+use crate::board::notation;
+use crate::board::{Color, Move, Position};
+use crate::rules::{self, MustVary, Outcome, Reason, Verdict};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The rules the runner referees by; `RulesReferee` is `crate::rules`. Tests
+/// may substitute their own to drive rare rulings (must-vary) on demand.
+pub trait Referee: Send + Sync {
+    fn judge(&self, pos: &Position) -> Option<Verdict>;
+    fn must_vary(&self, pos: &Position) -> Option<MustVary>;
+}
+
+pub struct RulesReferee;
+
+impl Referee for RulesReferee {
+    fn judge(&self, pos: &Position) -> Option<Verdict> {
+        rules::judge(pos)
+    }
+
+    fn must_vary(&self, pos: &Position) -> Option<MustVary> {
+        rules::must_vary(pos)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    pub tc: TimeControl,
+    /// How far past its clock (or movetime) an engine may go before its flag falls.
+    pub margin_ms: u64,
+    /// How long to wait for `bestmove` under depth or node limits.
+    pub no_answer_ms: u64,
+    pub init_timeout_ms: u64,
+    pub adjudication: Adjudication,
+    /// Draw after this many plies (0: no cap). A guard, not a rule.
+    pub max_plies: usize,
+    /// Send UCCI engines the start FEN and every move instead of the FEN after
+    /// the last capture.
+    pub ucci_full_history: bool,
+}
+
+impl Default for GameSettings {
+    fn default() -> Self {
+        GameSettings {
+            tc: TimeControl::Depth(1),
+            margin_ms: 100,
+            no_answer_ms: 60_000,
+            init_timeout_ms: 10_000,
+            adjudication: Adjudication::default(),
+            max_plies: 1000,
+            ucci_full_history: false,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    Rules(Reason),
+    IllegalMove {
+        side: Color,
+        text: String,
+    },
+    /// Played the move it was told to vary from (must-vary ruling).
+    BannedMove {
+        side: Color,
+        mv: Move,
+    },
+    /// Answered `nobestmove` (or no move) with legal moves on the board.
+    NoMove {
+        side: Color,
+    },
+    Crash {
+        side: Color,
+    },
+    NoAnswer {
+        side: Color,
+    },
+    TimeForfeit {
+        side: Color,
+    },
+    Resign {
+        side: Color,
+    },
+    DrawAgreed,
+    AdjudicatedWin {
+        winner: Color,
+    },
+    AdjudicatedDraw,
+    MaxPlies,
+    StartFailure {
+        side: Color,
+        error: String,
+    },
+    Interrupted,
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Termination::*;
+        match self {
+            Rules(r) => f.write_str(match r {
+                Reason::Checkmate => "checkmate",
+                Reason::Stalemate => "stalemate",
+                Reason::PerpetualCheck => "perpetual check",
+                Reason::PerpetualAttack => "perpetual attack",
+                Reason::RepetitionDraw => "repetition draw",
+                Reason::NaturalLimit => "natural move limit",
+                Reason::NoWinningMaterial => "no winning material",
+            }),
+            IllegalMove { side, text } => write!(f, "{} illegal move {text}", side_name(*side)),
+            BannedMove { side, mv } => {
+                write!(
+                    f,
+                    "{} repeated the banned move {mv} (must vary)",
+                    side_name(*side)
+                )
+            }
+            NoMove { side } => write!(f, "{} gave no move", side_name(*side)),
+            Crash { side } => write!(f, "{} engine crashed", side_name(*side)),
+            NoAnswer { side } => write!(f, "{} engine did not answer", side_name(*side)),
+            TimeForfeit { side } => write!(f, "{} lost on time", side_name(*side)),
+            Resign { side } => write!(f, "{} resigned", side_name(*side)),
+            DrawAgreed => f.write_str("draw agreed"),
+            AdjudicatedWin { winner } => write!(f, "adjudicated win for {}", side_name(*winner)),
+            AdjudicatedDraw => f.write_str("adjudicated draw"),
+            MaxPlies => f.write_str("move cap reached"),
+            StartFailure { side, error } => {
+                write!(f, "{} engine failed to start: {error}", side_name(*side))
+            }
+            Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveRecord {
+    pub mv: Move,
+    pub chinese: String,
+    pub book: bool,
+    pub score: Option<Score>,
+    pub depth: Option<u32>,
+    pub time_ms: u64,
+}
+
+/// A finished (or interrupted) game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub red: String,
+    pub black: String,
+    pub opening: Opening,
+    pub moves: Vec<MoveRecord>,
+    pub outcome: Option<Outcome>,
+    pub termination: Termination,
+}
+
+/// Everything one game needs.
+pub struct GameSetup<'a> {
+    pub red: &'a EngineSpec,
+    pub black: &'a EngineSpec,
+    pub opening: &'a Opening,
+    pub settings: &'a GameSettings,
+    pub referee: &'a dyn Referee,
+    pub stop: Arc<AtomicBool>,
+}
+
+fn loss(side: Color) -> Outcome {
+    match side {
+        Color::Red => Outcome::BlackWins,
+        Color::Black => Outcome::RedWins,
+    }
+}
+
+/// Plays one game to its end and says why it ended.
+pub fn play(setup: &GameSetup) -> GameRecord {
+    let mut record = GameRecord {
+        red: setup.red.name.clone(),
+        black: setup.black.name.clone(),
+        opening: setup.opening.clone(),
+        moves: Vec::new(),
+        outcome: None,
+        termination: Termination::Interrupted,
+    };
+    let init = Duration::from_millis(setup.settings.init_timeout_ms);
+    let mut engines = Vec::with_capacity(2);
+    for (side, spec) in [(Color::Red, setup.red), (Color::Black, setup.black)] {
+        let started = Engine::start(spec, init, setup.stop.clone())
+            .and_then(|mut e| e.new_game(init).map(|_| e));
+        match started {
+            Ok(e) => engines.push(e),
+            Err(_) if setup.stop.load(Ordering::Relaxed) => return record,
+            Err(error) => {
+                record.outcome = Some(loss(side));
+                record.termination = Termination::StartFailure {
+                    side,
+                    error: error.to_string(),
+                };
+                return record;
+            }
+        }
+    }
+    let (outcome, termination) = Game::new(setup, &mut record).run(&mut engines);
+    record.outcome = outcome;
+    record.termination = termination;
+    for e in engines {
+        e.quit();
+    }
+    record
+}
+
+struct Game<'a, 'b> {
+    setup: &'b GameSetup<'a>,
+    record: &'b mut GameRecord,
+    pos: Position,
+    start_fen: String,
+    /// FEN after the last capture and the moves since, for UCCI `position`.
+    capture_fen: String,
+    since_capture: Vec<Move>,
+    clocks: Option<[Clock; 2]>,
+    /// The side whose draw offer awaits the other side's answer.
+    draw_offer: Option<Color>,
+    scores: [Vec<Option<i32>>; 2],
+}
+
+type End = (Option<Outcome>, Termination);
+
+impl<'a, 'b> Game<'a, 'b> {
+    fn new(setup: &'b GameSetup<'a>, record: &'b mut GameRecord) -> Self {
+        // The opening was validated when it was loaded.
+        let pos = Position::from_fen(&setup.opening.fen).unwrap_or_default();
+        let start_fen = pos.fen();
+        let clocks = Clock::new(&setup.settings.tc).map(|c| [c.clone(), c]);
+        Game {
+            setup,
+            record,
+            capture_fen: start_fen.clone(),
+            start_fen,
+            pos,
+            since_capture: Vec::new(),
+            clocks,
+            draw_offer: None,
+            scores: [Vec::new(), Vec::new()],
+        }
+    }
+
+    fn push_move(&mut self, mv: Move, book: bool, reply: Option<&Reply>) {
+        let chinese = notation::chinese(&self.pos, mv).unwrap_or_else(|_| mv.to_string());
+        let capture = self.pos.is_capture(mv);
+        self.pos.make_move(mv);
+        if capture {
+            self.capture_fen = self.pos.fen();
+            self.since_capture.clear();
+        } else {
+            self.since_capture.push(mv);
+        }
+        self.record.moves.push(MoveRecord {
+            mv,
+            chinese,
+            book,
+            score: reply.and_then(|r| r.score),
+            depth: reply.and_then(|r| r.depth),
+            time_ms: reply.map_or(0, |r| r.elapsed.as_millis() as u64),
+        });
+    }
+
+    fn run(mut self, engines: &mut [Engine]) -> End {
+        for &mv in &self.setup.opening.moves {
+            self.push_move(mv, true, None);
+        }
+        let settings = self.setup.settings;
+        loop {
+            if self.setup.stop.load(Ordering::Relaxed) {
+                return (None, Termination::Interrupted);
+            }
+            if let Some(v) = self.setup.referee.judge(&self.pos) {
+                return (Some(v.outcome), Termination::Rules(v.reason));
+            }
+            if settings.max_plies > 0 && self.record.moves.len() >= settings.max_plies {
+                return (Some(Outcome::Draw), Termination::MaxPlies);
+            }
+            let side = self.pos.side_to_move();
+            if let Some(end) = self.turn(side, &mut engines[side.index()]) {
+                return end;
+            }
+            if let Some(end) = self.adjudicate() {
+                return end;
+            }
+        }
+    }
+
+    /// One move by `side`; `Some` when the game ended.
+    fn turn(&mut self, side: Color, engine: &mut Engine) -> Option<End> {
+        let legal = self.pos.legal_moves();
+        let banned = self
+            .setup
+            .referee
+            .must_vary(&self.pos)
+            .filter(|m| m.side == side)
+            .map(|m| m.banned)
+            // A ban that leaves nothing to play is no ban: the side must repeat.
+            .filter(|&b| legal.iter().any(|&m| m != b));
+        let offered = self.draw_offer.take().is_some_and(|c| c != side);
+        let lines = self.commands(side, engine, banned, offered, &legal);
+        let settings = self.setup.settings;
+        let wait = match (&self.clocks, &settings.tc) {
+            (Some(c), _) => c[side.index()].remaining_ms() + settings.margin_ms + 1,
+            (None, TimeControl::MoveTime(ms)) => ms + settings.margin_ms + 1,
+            _ => settings.no_answer_ms,
+        };
+        let timed = !matches!(settings.tc, TimeControl::Depth(_) | TimeControl::Nodes(_));
+        let reply = match engine.go(&lines, Duration::from_millis(wait)) {
+            Ok(r) => r,
+            // An engine that died as the match was being stopped did not crash.
+            Err(_) if self.setup.stop.load(Ordering::Relaxed) => {
+                return Some((None, Termination::Interrupted))
+            }
+            Err(EngineError::Timeout) if timed => {
+                return Some((Some(loss(side)), Termination::TimeForfeit { side }))
+            }
+            Err(EngineError::Timeout) => {
+                return Some((Some(loss(side)), Termination::NoAnswer { side }))
+            }
+            Err(_) => return Some((Some(loss(side)), Termination::Crash { side })),
+        };
+        let elapsed = reply.elapsed.as_millis() as u64;
+        let flag_fell = match (&mut self.clocks, &settings.tc) {
+            (Some(c), _) => !c[side.index()].charge(elapsed, settings.margin_ms),
+            (None, TimeControl::MoveTime(ms)) => elapsed > ms + settings.margin_ms,
+            _ => false,
+        };
+        if flag_fell {
+            return Some((Some(loss(side)), Termination::TimeForfeit { side }));
+        }
+        if offered && reply.draw {
+            return Some((Some(Outcome::Draw), Termination::DrawAgreed));
+        }
+        if reply.resign {
+            return Some((Some(loss(side)), Termination::Resign { side }));
+        }
+        let text = match reply.bestmove.as_deref() {
+            None | Some("(none)") | Some("0000") | Some("null") => {
+                return Some((Some(loss(side)), Termination::NoMove { side }))
+            }
+            Some(t) => t.to_string(),
+        };
+        let mv = match text.parse::<Move>() {
+            Ok(m) if legal.contains(&m) => m,
+            _ => return Some((Some(loss(side)), Termination::IllegalMove { side, text })),
+        };
+        self.scores[side.index()].push(reply.score.map(Score::as_cp));
+        self.push_move(mv, false, Some(&reply));
+        if reply.draw && engine.proto == Protocol::Ucci {
+            self.draw_offer = Some(side);
+        }
+        if banned == Some(mv) {
+            // The rules decide the repeat (fourth occurrence); if they have
+            // nothing to say, ignoring the ruling still loses.
+            return Some(match self.setup.referee.judge(&self.pos) {
+                Some(v) => (Some(v.outcome), Termination::Rules(v.reason)),
+                None => (Some(loss(side)), Termination::BannedMove { side, mv }),
+            });
+        }
+        None
+    }
+
+    /// The `position`, optional `banmoves` and `go` lines for `side`.
+    fn commands(
+        &self,
+        side: Color,
+        engine: &Engine,
+        banned: Option<Move>,
+        offered: bool,
+        legal: &[Move],
+    ) -> Vec<String> {
+        let proto = engine.proto;
+        let join = |moves: &[Move]| {
+            moves
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (fen, moves) = if proto == Protocol::Uci || self.setup.settings.ucci_full_history {
+            let all: Vec<Move> = self.record.moves.iter().map(|r| r.mv).collect();
+            (self.start_fen.clone(), all)
+        } else {
+            (self.capture_fen.clone(), self.since_capture.clone())
+        };
+        let mut position = format!("position fen {fen}");
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&join(&moves));
+        }
+        let mut lines = vec![position];
+        let mut go = String::from("go");
+        if proto == Protocol::Ucci {
+            if let Some(b) = banned {
+                lines.push(format!("banmoves {b}"));
+            }
+            if offered {
+                go.push_str(" draw");
+            }
+        }
+        go.push_str(&self.limits(side, proto, engine.millis));
+        if proto == Protocol::Uci {
+            if let Some(b) = banned {
+                let allowed: Vec<Move> = legal.iter().copied().filter(|&m| m != b).collect();
+                go.push_str(" searchmoves ");
+                go.push_str(&join(&allowed));
+            }
+        }
+        lines.push(go);
+        lines
+    }
+
+    fn limits(&self, side: Color, proto: Protocol, millis: bool) -> String {
+        // UCCI without `usemillisec` counts whole seconds; round down so that
+        // the engine is never told more time than it has.
+        let t = |ms: u64| if millis { ms } else { ms / 1000 };
+        match (&self.setup.settings.tc, &self.clocks) {
+            (TimeControl::Depth(d), _) => format!(" depth {d}"),
+            (TimeControl::Nodes(n), _) => format!(" nodes {n}"),
+            (TimeControl::MoveTime(ms), _) => match proto {
+                Protocol::Uci => format!(" movetime {ms}"),
+                _ => format!(" time {} movestogo 1", t(*ms)),
+            },
+            (TimeControl::Clock { .. }, Some(clocks)) => {
+                let own = &clocks[side.index()];
+                let opp = &clocks[side.flip().index()];
+                if proto == Protocol::Uci {
+                    let (red, black) = (&clocks[0], &clocks[1]);
+                    let mut s = format!(
+                        " wtime {} btime {} winc {} binc {}",
+                        red.remaining_ms(),
+                        black.remaining_ms(),
+                        red.increment_ms(),
+                        black.increment_ms()
+                    );
+                    if let Some(n) = own.moves_to_go() {
+                        s.push_str(&format!(" movestogo {n}"));
+                    }
+                    s
+                } else {
+                    let mut s = format!(" time {}", t(own.remaining_ms()));
+                    match own.moves_to_go() {
+                        Some(n) => s.push_str(&format!(" movestogo {n}")),
+                        None => s.push_str(&format!(" increment {}", t(own.increment_ms()))),
+                    }
+                    s.push_str(&format!(" opptime {}", t(opp.remaining_ms())));
+                    match opp.moves_to_go() {
+                        Some(n) => s.push_str(&format!(" oppmovestogo {n}")),
+                        None => s.push_str(&format!(" oppincrement {}", t(opp.increment_ms()))),
+                    }
+                    s
+                }
+            }
+            (TimeControl::Clock { .. }, None) => String::new(),
+        }
+    }
+
+    fn adjudicate(&self) -> Option<End> {
+        let adj = &self.setup.settings.adjudication;
+        match adjudication::verdict(adj, &self.scores, self.record.moves.len())? {
+            Adjudicated::Win(winner) => Some((
+                Some(loss(winner.flip())),
+                Termination::AdjudicatedWin { winner },
+            )),
+            Adjudicated::Draw => Some((Some(Outcome::Draw), Termination::AdjudicatedDraw)),
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Match statistics for two engines: Elo difference with a 95% interval, the
+//! likelihood of superiority, and the sequential probability ratio test with
+//! the usual normal (GSPRT) approximation of the log-likelihood ratio.
+
+/// Wins, draws and losses from the first engine's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean score per game (win 1, draw 1/2).
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
+    }
+
+    /// Variance of one game's score.
+    fn variance(&self) -> f64 {
+        let n = self.games() as f64;
+        let s = self.score();
+        (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n
+    }
+}
+
+/// Elo difference for an expected score `s` (0 < s < 1), logistic model.
+pub fn elo_from_score(s: f64) -> f64 {
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Expected score for an Elo difference.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo estimate with its 95% interval; `None` without games, and infinite
+/// bounds when every game went one way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
+    if wdl.games() == 0 {
+        return None;
+    }
+    let s = wdl.score();
+    let se = (wdl.variance() / wdl.games() as f64).sqrt();
+    let z = 1.959_963_984_540_054;
+    let bound = |x: f64| {
+        if x <= 0.0 {
+            f64::NEG_INFINITY
+        } else if x >= 1.0 {
+            f64::INFINITY
+        } else {
+            elo_from_score(x)
+        }
+    };
+    Some(EloEstimate {
+        elo: bound(s),
+        low: bound(s - z * se),
+        high: bound(s + z * se),
+    })
+}
+
+/// Error function (Abramowitz and Stegun 7.1.26, |error| < 1.5e-7).
+pub fn erf(x: f64) -> f64 {
+    let sign = if x < 0.0 { -1.0 } else { 1.0 };
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    sign * (1.0 - poly * (-x * x).exp())
+}
+
+/// Likelihood of superiority: the chance the first engine is the stronger,
+/// from wins and losses (draws carry no information here).
+pub fn los(wdl: &Wdl) -> f64 {
+    let (w, l) = (wdl.wins as f64, wdl.losses as f64);
+    if w + l == 0.0 {
+        return 0.5;
+    }
+    0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    /// H1 (elo >= elo1) accepted.
+    H1,
+    /// H0 (elo <= elo0) accepted.
+    H0,
+    Continue,
+}
+
+impl std::str::FromStr for Sprt {
+    type Err = String;
+    /// `elo0,elo1,alpha,beta`, e.g. `0,10,0.05,0.05`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let v: Vec<f64> = s
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("--sprt '{s}': expected elo0,elo1,alpha,beta"))?;
+        let [elo0, elo1, alpha, beta] = v[..] else {
+            return Err(format!("--sprt '{s}': expected four numbers"));
+        };
+        let valid = elo0 < elo1 && 0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5;
+        if !valid {
+            return Err(format!(
+                "--sprt '{s}': need elo0 < elo1 and 0 < alpha, beta < 0.5"
+            ));
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+}
+
+impl Sprt {
+    /// (lower, upper) LLR bounds: ln(beta/(1-alpha)), ln((1-beta)/alpha).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// Log-likelihood ratio of H1 against H0 for the results so far:
+    /// N (s1 - s0)(2 s - s0 - s1) / (2 var), with s the mean score and var
+    /// the per-game variance.
+    pub fn llr(&self, wdl: &Wdl) -> f64 {
+        let n = wdl.games() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let var = wdl.variance();
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * wdl.score() - s0 - s1) / (2.0 * var)
+    }
+
+    pub fn decide(&self, wdl: &Wdl) -> SprtDecision {
+        let llr = self.llr(wdl);
+        let (lo, hi) = self.bounds();
+        if llr >= hi {
+            SprtDecision::H1
+        } else if llr <= lo {
+            SprtDecision::H0
+        } else {
+            SprtDecision::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() < eps
+    }
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert!(close(elo_from_score(0.5), 0.0, 1e-12));
+        assert!(close(elo_from_score(0.75), 190.848, 1e-3));
+        assert!(close(elo_from_score(0.64), 99.951, 1e-3));
+        assert!(close(score_from_elo(100.0), 0.640_065, 1e-6));
+    }
+
+    #[test]
+    fn interval() {
+        // 60 wins, 20 draws, 20 losses: s = 0.7, per-game var = 0.16
+        let wdl = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        let e = elo_estimate(&wdl).unwrap();
+        assert!(close(e.elo, 147.19, 0.01));
+        // se = sqrt(0.16/100) = 0.04
+        assert!(close(e.low, elo_from_score(0.7 - 1.959964 * 0.04), 0.01));
+        assert!(close(e.high, elo_from_score(0.7 + 1.959964 * 0.04), 0.01));
+        let all = Wdl {
+            wins: 3,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(elo_estimate(&all).unwrap().elo, f64::INFINITY);
+        assert!(elo_estimate(&Wdl::default()).is_none());
+    }
+
+    #[test]
+    fn erf_and_los() {
+        assert!(close(erf(0.5), 0.520_499_877_8, 2e-7));
+        assert!(close(erf(-1.0), -0.842_700_792_9, 2e-7));
+        // 10 wins, 5 losses: Phi(5 / sqrt(15)) = Phi(1.29099) = 0.90164
+        let wdl = Wdl {
+            wins: 10,
+            draws: 7,
+            losses: 5,
+        };
+        assert!(close(los(&wdl), 0.901_64, 1e-4));
+        assert_eq!(
+            los(&Wdl {
+                wins: 0,
+                draws: 4,
+                losses: 0
+            }),
+            0.5
+        );
+    }
+
+    #[test]
+    fn sprt_bounds_and_llr() {
+        let sprt: Sprt = "0,10,0.05,0.05".parse().unwrap();
+        let (lo, hi) = sprt.bounds();
+        assert!(close(lo, -2.944_439, 1e-6));
+        assert!(close(hi, 2.944_439, 1e-6));
+        // 1000 games: 300 W, 450 D, 250 L: s = 0.525, var = 0.136875.
+        let wdl = Wdl {
+            wins: 300,
+            draws: 450,
+            losses: 250,
+        };
+        let s0 = 0.5;
+        let s1 = score_from_elo(10.0);
+        let expected = 1000.0 * (s1 - s0) * (2.0 * 0.525 - s0 - s1) / (2.0 * 0.136_875);
+        assert!(close(sprt.llr(&wdl), expected, 1e-9));
+        assert!(close(expected, 1.8717, 1e-3));
+        assert_eq!(sprt.decide(&wdl), SprtDecision::Continue);
+        let strong = Wdl {
+            wins: 600,
+            draws: 300,
+            losses: 100,
+        };
+        assert_eq!(sprt.decide(&strong), SprtDecision::H1);
+        let weak = Wdl {
+            wins: 100,
+            draws: 300,
+            losses: 600,
+        };
+        assert_eq!(sprt.decide(&weak), SprtDecision::H0);
+        assert!("1,0,0.05,0.05".parse::<Sprt>().is_err());
+        assert!("0,5,0.05".parse::<Sprt>().is_err());
+    }
+}

@@ -1,0 +1,437 @@
+//! One refereed game at a time against the scripted fake engine: every way a
+//! game can end, and the protocol lines the runner sends.
+
+use chuhe::board::{Color, Move, Position, START_FEN};
+use chuhe::rules::{MustVary, Outcome, Reason, Verdict};
+use chuhe::tools::matches::adjudication::ResignRule;
+use chuhe::tools::matches::game::{self, GameSetup};
+use chuhe::tools::matches::openings::Opening;
+use chuhe::tools::matches::{
+    EngineSpec, GameRecord, GameSettings, Protocol, Referee, RulesReferee, Termination,
+};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+const FAKE: &str = env!("CARGO_BIN_EXE_chuhe-fake-engine");
+
+fn fake(name: &str, args: &[&str]) -> EngineSpec {
+    let mut e = EngineSpec::new(name, FAKE);
+    e.args = args.iter().map(|s| s.to_string()).collect();
+    e
+}
+
+fn scripted(name: &str, script: &str) -> EngineSpec {
+    fake(name, &["--script", script])
+}
+
+fn settings(tc: &str) -> GameSettings {
+    GameSettings {
+        tc: tc.parse().unwrap(),
+        margin_ms: 50,
+        // Generous: only the tests of hanging engines wait this long.
+        no_answer_ms: 5_000,
+        max_plies: 40,
+        ..GameSettings::default()
+    }
+}
+
+fn opening_fen(fen: &str) -> Opening {
+    Opening {
+        name: "test".into(),
+        fen: fen.into(),
+        moves: Vec::new(),
+    }
+}
+
+fn play_with(
+    red: &EngineSpec,
+    black: &EngineSpec,
+    opening: &Opening,
+    settings: &GameSettings,
+    referee: &dyn Referee,
+) -> GameRecord {
+    game::play(&GameSetup {
+        red,
+        black,
+        opening,
+        settings,
+        referee,
+        stop: Arc::new(AtomicBool::new(false)),
+    })
+}
+
+fn play(red: &EngineSpec, black: &EngineSpec, settings: &GameSettings) -> GameRecord {
+    play_with(red, black, &Opening::startpos(), settings, &RulesReferee)
+}
+
+fn temp_log(tag: &str) -> String {
+    let path = std::env::temp_dir().join(format!("chuhe-match-{}-{tag}.log", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn checkmate_ends_the_game() {
+    // Ra0-d0 mates: the black king on d9 cannot leave the d file (the e file faces the red king).
+    let opening = opening_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    let g = play_with(
+        &scripted("mater", "a0d0"),
+        &scripted("victim", "first"),
+        &opening,
+        &settings("depth=1"),
+        &RulesReferee,
+    );
+    assert_eq!(g.outcome, Some(Outcome::RedWins));
+    assert_eq!(g.termination, Termination::Rules(Reason::Checkmate));
+    assert_eq!(g.moves.len(), 1);
+    assert_eq!(g.moves[0].chinese, "车九平六");
+}
+
+#[test]
+fn crash_loses() {
+    let g = play(
+        &scripted("r", "h2e2"),
+        &scripted("b", "crash"),
+        &settings("depth=1"),
+    );
+    assert_eq!(g.outcome, Some(Outcome::RedWins));
+    assert_eq!(g.termination, Termination::Crash { side: Color::Black });
+    assert_eq!(g.moves.len(), 1);
+}
+
+#[test]
+fn hang_under_depth_is_no_answer() {
+    let g = play(
+        &scripted("r", "hang"),
+        &scripted("b", "first"),
+        &GameSettings {
+            no_answer_ms: 300,
+            ..settings("depth=3")
+        },
+    );
+    assert_eq!(g.outcome, Some(Outcome::BlackWins));
+    assert_eq!(g.termination, Termination::NoAnswer { side: Color::Red });
+}
+
+#[test]
+fn slow_and_hung_engines_lose_on_time() {
+    // 1 s for the game, 50 ms margin: a 3 s move and a hang both flag, while
+    // the instant answers of the other side stay far inside the clock.
+    let s = settings("1");
+    let g = play(&scripted("r", "first"), &scripted("b", "first@3000"), &s);
+    assert_eq!(
+        g.termination,
+        Termination::TimeForfeit { side: Color::Black }
+    );
+    assert_eq!(g.outcome, Some(Outcome::RedWins));
+    let g = play(&scripted("r", "hang"), &scripted("b", "first"), &s);
+    assert_eq!(g.termination, Termination::TimeForfeit { side: Color::Red });
+    let g = play(
+        &scripted("r", "first@3000"),
+        &scripted("b", "first"),
+        &settings("movetime=0.5"),
+    );
+    assert_eq!(g.termination, Termination::TimeForfeit { side: Color::Red });
+}
+
+#[test]
+fn illegal_and_missing_moves_lose() {
+    let s = settings("depth=1");
+    let g = play(&scripted("r", "e0e2"), &scripted("b", "first"), &s);
+    assert_eq!(g.outcome, Some(Outcome::BlackWins));
+    assert_eq!(
+        g.termination,
+        Termination::IllegalMove {
+            side: Color::Red,
+            text: "e0e2".into()
+        }
+    );
+    let g = play(&scripted("r", "h2e2"), &scripted("b", "garbage"), &s);
+    assert_eq!(
+        g.termination,
+        Termination::IllegalMove {
+            side: Color::Black,
+            text: "garbage".into()
+        }
+    );
+    let g = play(&scripted("r", "none"), &scripted("b", "first"), &s);
+    assert_eq!(g.termination, Termination::NoMove { side: Color::Red });
+}
+
+#[test]
+fn resignation_loses() {
+    let g = play(
+        &scripted("r", "h2e2"),
+        &scripted("b", "first+resign"),
+        &settings("depth=1"),
+    );
+    assert_eq!(g.outcome, Some(Outcome::RedWins));
+    assert_eq!(g.termination, Termination::Resign { side: Color::Black });
+}
+
+#[test]
+fn draw_offer_needs_acceptance() {
+    let s = settings("depth=1");
+    let log = temp_log("draw");
+    let accepting = fake("b", &["--accept-draw", "--log", &log]);
+    let g = play(&scripted("r", "h2e2+draw"), &accepting, &s);
+    assert_eq!(g.outcome, Some(Outcome::Draw));
+    assert_eq!(g.termination, Termination::DrawAgreed);
+    assert_eq!(g.moves.len(), 1);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        sent.lines().any(|l| l.starts_with("go draw depth 1")),
+        "{sent}"
+    );
+    let _ = std::fs::remove_file(&log);
+
+    // Declined (no draw in the answer): the game goes on to the move cap.
+    let mut s = s;
+    s.max_plies = 6;
+    let g = play(&scripted("r", "h2e2+draw"), &scripted("b", "first"), &s);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    assert_eq!(g.moves.len(), 6);
+}
+
+#[test]
+fn score_adjudication() {
+    let mut s = settings("depth=1");
+    s.adjudication.resign = Some(ResignRule {
+        score_cp: 500,
+        moves: 3,
+    });
+    let g = play(
+        &fake("r", &["--score", "-700"]),
+        &fake("b", &["--score", "800"]),
+        &s,
+    );
+    assert_eq!(g.outcome, Some(Outcome::BlackWins));
+    assert_eq!(
+        g.termination,
+        Termination::AdjudicatedWin {
+            winner: Color::Black
+        }
+    );
+    assert_eq!(g.moves.len(), 6);
+}
+
+/// Delegates to the rules, but rules "Red must not play `banned`" from ply 4
+/// on, so the must-vary path can be driven before the full judge exists.
+struct BanAfter {
+    banned: Move,
+}
+
+impl Referee for BanAfter {
+    fn judge(&self, pos: &Position) -> Option<Verdict> {
+        RulesReferee.judge(pos)
+    }
+    fn must_vary(&self, pos: &Position) -> Option<MustVary> {
+        (pos.history().len() >= 4 && pos.side_to_move() == Color::Red).then_some(MustVary {
+            side: Color::Red,
+            banned: self.banned,
+        })
+    }
+}
+
+#[test]
+fn must_vary_sends_banmoves_and_repeating_loses() {
+    let referee = BanAfter {
+        banned: "h2e2".parse().unwrap(),
+    };
+    let s = settings("depth=1");
+    let cycle_black = fake("b", &["--cycle", "--script", "h9g7 g7h9"]);
+    // UCCI: told `banmoves h2e2`, repeats it anyway, and loses.
+    let log = temp_log("ban-ucci");
+    let red = fake(
+        "r",
+        &[
+            "--proto",
+            "ucci",
+            "--cycle",
+            "--script",
+            "h2e2 e2h2",
+            "--log",
+            &log,
+        ],
+    );
+    let g = play_with(&red, &cycle_black, &Opening::startpos(), &s, &referee);
+    assert_eq!(
+        g.termination,
+        Termination::BannedMove {
+            side: Color::Red,
+            mv: "h2e2".parse().unwrap()
+        }
+    );
+    assert_eq!(g.outcome, Some(Outcome::BlackWins));
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = sent.lines().collect();
+    let ban = lines
+        .iter()
+        .position(|l| *l == "banmoves h2e2")
+        .expect("banmoves sent");
+    assert!(
+        lines[ban + 1].starts_with("go "),
+        "banmoves right before go"
+    );
+    let _ = std::fs::remove_file(&log);
+
+    // UCI: the ban travels as searchmoves without h2e2; an obedient engine plays on.
+    let log = temp_log("ban-uci");
+    let mut red = fake(
+        "r",
+        &[
+            "--proto",
+            "uci",
+            "--cycle",
+            "--obey-ban",
+            "--script",
+            "h2e2 e2h2",
+            "--log",
+            &log,
+        ],
+    );
+    red.proto = Protocol::Uci;
+    let mut s = s;
+    s.max_plies = 5;
+    let g = play_with(&red, &cycle_black, &Opening::startpos(), &s, &referee);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    assert_ne!(g.moves[4].mv.to_string(), "h2e2");
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let go = sent
+        .lines()
+        .find(|l| l.contains("searchmoves"))
+        .expect("searchmoves sent");
+    assert!(!go.contains("h2e2"));
+    assert!(go.contains("h0g2"));
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn ucci_clock_and_position_after_capture() {
+    let log_b = temp_log("ucci-b");
+    let log_r = temp_log("ucci-r");
+    let mut red = fake("r", &["--script", "h2h9", "--log", &log_r]);
+    red.proto = Protocol::Ucci;
+    let mut black = fake("b", &["--log", &log_b]);
+    black.proto = Protocol::Auto;
+    let mut s = settings("10+0.1");
+    s.max_plies = 3;
+    let g = play(&red, &black, &s);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    assert_eq!(g.moves[0].chinese, "炮二进七");
+
+    let mut after = Position::startpos();
+    after.make_move("h2h9".parse().unwrap());
+    let sent_b = std::fs::read_to_string(&log_b).unwrap();
+    assert!(sent_b.lines().any(|l| l == "setoption usemillisec true"));
+    assert!(
+        sent_b
+            .lines()
+            .any(|l| l == format!("position fen {}", after.fen())),
+        "{sent_b}"
+    );
+    let go = sent_b.lines().find(|l| l.starts_with("go ")).unwrap();
+    let w: Vec<&str> = go.split_whitespace().collect();
+    assert_eq!(w[1], "time");
+    let t: u64 = w[2].parse().unwrap();
+    assert!(t <= 10_000 && t > 5_000);
+    assert_eq!(&w[3..5], ["increment", "100"]);
+    assert_eq!(w[5], "opptime");
+    assert_eq!(&w[7..], ["oppincrement", "100"]);
+
+    let sent_r = std::fs::read_to_string(&log_r).unwrap();
+    let positions: Vec<&str> = sent_r
+        .lines()
+        .filter(|l| l.starts_with("position"))
+        .collect();
+    assert_eq!(positions[0], format!("position fen {START_FEN}"));
+    let black_move = g.moves[1].mv;
+    assert_eq!(
+        positions[1],
+        format!("position fen {} moves {black_move}", after.fen())
+    );
+    for f in [log_b, log_r] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn ucci_without_usemillisec_gets_seconds() {
+    let log = temp_log("seconds");
+    let mut red = fake("r", &["--proto", "ucci", "--no-millis", "--log", &log]);
+    red.proto = Protocol::Ucci;
+    let mut s = settings("10+1.5");
+    s.max_plies = 1;
+    let g = play(&red, &fake("b", &[]), &s);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(!sent.contains("usemillisec"), "{sent}");
+    let go = sent.lines().find(|l| l.starts_with("go")).unwrap();
+    assert_eq!(go, "go time 10 increment 1 opptime 10 oppincrement 1");
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn uci_gets_whole_game_and_white_black_clocks() {
+    let log = temp_log("uci");
+    let mut red = fake("r", &["--proto", "uci", "--script", "h2h9", "--log", &log]);
+    red.proto = Protocol::Auto; // detected: no ucciok, then uciok
+    let black = fake("b", &[]);
+    let mut s = settings("40/60,10/15+0");
+    s.max_plies = 3;
+    let g = play(&red, &black, &s);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = sent.lines().collect();
+    assert_eq!(lines[0], "ucci");
+    assert!(lines.contains(&"uci"));
+    assert!(lines.contains(&"ucinewgame"));
+    let positions: Vec<&&str> = lines.iter().filter(|l| l.starts_with("position")).collect();
+    assert_eq!(
+        *positions[1],
+        format!("position fen {START_FEN} moves h2h9 {}", g.moves[1].mv)
+    );
+    let go: Vec<&str> = lines
+        .iter()
+        .rfind(|l| l.starts_with("go"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(go[1], "wtime");
+    assert_eq!(go[3], "btime");
+    assert_eq!(&go[5..], ["winc", "0", "binc", "0", "movestogo", "39"]);
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn engine_that_cannot_start_loses() {
+    let missing = EngineSpec::new("ghost", "/nonexistent/engine");
+    let g = play(&scripted("r", "first"), &missing, &settings("depth=1"));
+    assert_eq!(g.outcome, Some(Outcome::RedWins));
+    assert!(matches!(
+        g.termination,
+        Termination::StartFailure {
+            side: Color::Black,
+            ..
+        }
+    ));
+}
+
+/// Red checks along ranks 9 and 8 for ever; Black's king shuttles d9-d8.
+/// Under the seeds' rules the perpetual checker loses at the third occurrence.
+#[test]
+// Passes with the rules branch merged (checked in a scratch merge); remove the ignore on merge.
+fn perpetual_check_loses() {
+    let opening = opening_fen("3k5/9/R8/9/9/9/9/9/9/4K4 w - - 0 1");
+    let red = scripted(
+        "r",
+        "a7a9 a9a8 a8a9 a9a8 a8a9 a9a8 a8a9 a9a8 a8a9 a9a8 a8a9",
+    );
+    let black = fake("b", &["--cycle", "--script", "d9d8 d8d9"]);
+    let mut s = settings("depth=1");
+    s.max_plies = 60;
+    let g = play_with(&red, &black, &opening, &s, &RulesReferee);
+    assert_eq!(g.outcome, Some(Outcome::BlackWins));
+    assert_eq!(g.termination, Termination::Rules(Reason::PerpetualCheck));
+    assert!(g.moves.len() <= 12);
+}

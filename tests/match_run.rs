@@ -1,0 +1,217 @@
+//! Whole matches against the scripted fake engine: schedule, concurrency,
+//! PGN, standings, SPRT stop, interruption and the `chuhe match` command line.
+
+use chuhe::rules::Outcome;
+use chuhe::tools::matches::runner::{self, MatchConfig};
+use chuhe::tools::matches::stats::SprtDecision;
+use chuhe::tools::matches::{EngineSpec, GameSettings, RulesReferee, Termination};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+const FAKE: &str = env!("CARGO_BIN_EXE_chuhe-fake-engine");
+
+fn fake(name: &str, args: &[&str]) -> EngineSpec {
+    let mut e = EngineSpec::new(name, FAKE);
+    e.args = args.iter().map(|s| s.to_string()).collect();
+    e
+}
+
+fn settings(max_plies: usize) -> GameSettings {
+    GameSettings {
+        tc: "depth=1".parse().unwrap(),
+        max_plies,
+        ..GameSettings::default()
+    }
+}
+
+fn temp(tag: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("chuhe-run-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+#[test]
+fn round_robin_standings_and_pgn() {
+    let engines = vec![
+        fake("Alpha", &[]),
+        fake("Beta", &[]),
+        fake("Crasher", &["--script", "crash"]),
+    ];
+    let mut cfg = MatchConfig::new(engines, settings(10));
+    cfg.games_per_pair = 2;
+    cfg.concurrency = 2;
+    let pgn = temp("rr.pgn");
+    cfg.pgn = Some(pgn.clone());
+    let mut out = Vec::new();
+    let report = runner::run(
+        &cfg,
+        Arc::new(RulesReferee),
+        Arc::new(AtomicBool::new(false)),
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(report.games.len(), 6);
+    assert!(!report.stopped_early);
+    let rows = &report.standings;
+    let by_name = |n: &str| rows.iter().find(|r| r.name == n).unwrap();
+    // Alpha and Beta draw both their games at the move cap and beat the crasher twice.
+    for n in ["Alpha", "Beta"] {
+        let r = by_name(n);
+        assert_eq!((r.games, r.wins, r.draws, r.losses), (4, 2, 2, 0));
+        assert_eq!(r.points, 6.0);
+        // 小分: beat Crasher (0 points) twice, drew the other (6) twice: 2 * 3.
+        assert_eq!(r.small_points, 6.0);
+        assert_eq!(r.rank, 1);
+    }
+    let c = by_name("Crasher");
+    assert_eq!((c.points, c.losses, c.rank), (0.0, 4, 3));
+
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event \"Chuhe match\"]").count(), 6);
+    assert_eq!(text.matches("[Result \"1/2-1/2\"]").count(), 2);
+    assert_eq!(
+        text.matches("[Termination \"move cap reached\"]").count(),
+        2
+    );
+    assert_eq!(text.matches("engine crashed\"]").count(), 4);
+    for tag in [
+        "Site",
+        "Date",
+        "Round",
+        "Red",
+        "Black",
+        "TimeControl \"depth=1\"",
+        "Opening",
+    ] {
+        assert_eq!(text.matches(&format!("[{tag}")).count(), 6, "{tag}");
+    }
+    // Every game's movetext ends with its result; moves carry Chinese notation.
+    for game in text.split("[Event").skip(1) {
+        let result = game
+            .split("[Result \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert!(game.trim_end().ends_with(result), "{game}");
+    }
+    assert!(text.contains("1. "));
+    assert!(text.contains('进') || text.contains('平') || text.contains('退'));
+    let printed = String::from_utf8(out).unwrap();
+    assert!(printed.contains("After 6 of 6 games:"));
+    assert!(printed.contains("Finished 6 of 6 games"));
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn sprt_stops_a_decided_match() {
+    // Beta resigns whenever it has Black; with Red it draws at the move cap.
+    let engines = vec![fake("Alpha", &[]), fake("Beta", &["--resign-as-black"])];
+    let mut cfg = MatchConfig::new(engines, settings(4));
+    cfg.games_per_pair = 40;
+    cfg.concurrency = 2;
+    cfg.sprt = Some("0,200,0.05,0.05".parse().unwrap());
+    let mut out = Vec::new();
+    let report = runner::run(
+        &cfg,
+        Arc::new(RulesReferee),
+        Arc::new(AtomicBool::new(false)),
+        &mut out,
+    )
+    .unwrap();
+    let (llr, decision) = report.sprt.unwrap();
+    assert_eq!(decision, SprtDecision::H1);
+    assert!(llr >= 2.94);
+    assert!(report.stopped_early);
+    assert!(report.games.len() < 40);
+    let wdl = report.wdl.unwrap();
+    assert_eq!(wdl.losses, 0);
+    assert!(wdl.wins > 0 && wdl.draws > 0);
+    let printed = String::from_utf8(out).unwrap();
+    assert!(printed.contains("H1 accepted"), "{printed}");
+    assert!(printed.contains("LOS"));
+}
+
+#[test]
+fn stop_flag_keeps_finished_games_only() {
+    // Each move takes 100 ms: the match is far from done when stopped.
+    let slow = ["--cycle", "--script", "first@100"];
+    let engines = vec![fake("A", &slow), fake("B", &slow)];
+    let mut cfg = MatchConfig::new(engines, settings(6));
+    cfg.games_per_pair = 50;
+    let pgn = temp("stop.pgn");
+    cfg.pgn = Some(pgn.clone());
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(1500));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let mut out = Vec::new();
+    let report = runner::run(&cfg, Arc::new(RulesReferee), stop, &mut out).unwrap();
+    stopper.join().unwrap();
+    assert!(report.stopped_early);
+    assert!(report.games.len() < 50);
+    assert!(report
+        .games
+        .iter()
+        .all(|(_, g)| g.termination == Termination::MaxPlies && g.outcome == Some(Outcome::Draw)));
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    assert_eq!(text.matches("[Event").count(), report.games.len());
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn command_line_with_config_file() {
+    let config = temp("match.toml");
+    let pgn = temp("cli.pgn");
+    let openings = temp("openings.txt");
+    std::fs::write(
+        &openings,
+        "# two lines\nh2e2 h9g7\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "tc = \"depth=1\"\nmax_moves = 3\nconcurrency = 2\nopenings = {:?}\n\
+             [[engine]]\nname = \"One\"\ncmd = {FAKE:?}\nproto = \"ucci\"\n\
+             [engine.options]\nhashsize = 16\n",
+            openings.to_string_lossy()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["match", "--config"])
+        .arg(&config)
+        .arg("--engine")
+        .arg(format!("cmd={FAKE} --resign-as-black,name=Two,proto=uci"))
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Finished 4 of 4 games"), "{stdout}");
+    assert!(stdout.contains("One vs Two: +2 =2 -0"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Opening \"opening 2\"]").count(), 2);
+    assert_eq!(text.matches("{马8进7 book}").count(), 2);
+
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["match", "--engine", "cmd=x", "--tc", "sometimes"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("at least two engines"));
+    for f in [config, pgn, openings] {
+        let _ = std::fs::remove_file(f);
+    }
+}

@@ -1,0 +1,625 @@
+//! The protocol as a GUI sees it: the built binary as a child process, talked
+//! to over pipes. A reader thread with timeouts turns a hang into a failure.
+
+use chuhe::board::{Move, Position};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Generous: the test machine is small and shared. Only a hang reaches it.
+const PATIENCE: Duration = Duration::from_secs(30);
+const KINGS: &str = "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+const MATED: &str = "3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1";
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    log: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        Self::start_with(Stdio::piped())
+    }
+
+    fn start_with(input: Stdio) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .stdin(input)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start chuhe");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            log: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.send_bytes(format!("{text}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to chuhe");
+        stdin.flush().expect("flush to chuhe");
+    }
+
+    fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, or None when `wait` passes or the output ends.
+    fn next_line(&mut self, wait: Duration) -> Option<String> {
+        match self.lines.recv_timeout(wait) {
+            Ok(l) => {
+                self.log.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads until a line starts with `prefix`; returns that line and the
+    /// ones before it. Fails (never hangs) when it does not come.
+    fn until(&mut self, prefix: &str) -> (String, Vec<String>) {
+        let deadline = Instant::now() + PATIENCE;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) if l.starts_with(prefix) => return (l, before),
+                Some(l) => before.push(l),
+                None => panic!(
+                    "no line starting with '{prefix}' came; the engine said:\n{}",
+                    self.log.join("\n")
+                ),
+            }
+        }
+    }
+
+    fn expect(&mut self, prefix: &str) -> String {
+        self.until(prefix).0
+    }
+
+    /// Asserts no line starting with `prefix` comes within `wait`.
+    fn quiet_for(&mut self, prefix: &str, wait: Duration) {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            if let Some(l) = self.next_line(left) {
+                assert!(!l.starts_with(prefix), "unexpected '{l}'");
+            }
+        }
+    }
+
+    /// Waits for the process to end by itself.
+    fn exits(&mut self) -> bool {
+        let deadline = Instant::now() + PATIENCE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+
+    fn ucci() -> Engine {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.expect("ucciok");
+        e
+    }
+
+    fn uci() -> Engine {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.expect("uciok");
+        e
+    }
+
+    /// Sends `go ...`, returns the move of the `bestmove` line (None for
+    /// `nobestmove` and `bestmove (none)`) and the whole line.
+    fn go(&mut self, go: &str) -> (Option<Move>, String) {
+        self.send(go);
+        self.answer()
+    }
+
+    fn answer(&mut self) -> (Option<Move>, String) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Some(l) = self.next_line(left) else {
+                panic!("no bestmove; the engine said:\n{}", self.log.join("\n"));
+            };
+            if l == "nobestmove" || l == "bestmove (none)" {
+                return (None, l);
+            }
+            if let Some(rest) = l.strip_prefix("bestmove ") {
+                let mv = rest.split_whitespace().next().and_then(|m| m.parse().ok());
+                assert!(mv.is_some(), "bad bestmove line '{l}'");
+                return (mv, l);
+            }
+        }
+    }
+
+    fn errors(&self) -> usize {
+        self.log
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn pos(fen: &str, moves: &[&str]) -> Position {
+    let mut p = Position::from_fen(fen).expect("test FEN");
+    for m in moves {
+        p.make_move(m.parse().expect("test move"));
+    }
+    p
+}
+
+fn start_after(moves: &[&str]) -> Position {
+    pos(chuhe::board::START_FEN, moves)
+}
+
+fn legal(p: &Position, mv: Option<Move>) -> bool {
+    mv.is_some_and(|m| p.is_legal(m))
+}
+
+#[test]
+fn full_ucci_session() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let (_, hello) = e.until("ucciok");
+    assert!(hello.iter().any(|l| l.starts_with("id name Chuhe")));
+    assert!(hello.contains(&"option usemillisec type check default false".to_string()));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option hashsize type spin")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option batch type check")));
+    for opt in [
+        "setoption hashsize 16",
+        "setoption threads 1",
+        "setoption ponder true",
+        "setoption randomness small",
+        "setoption style solid",
+        "setoption newgame",
+        "setoption usemillisec true",
+    ] {
+        e.send(opt);
+    }
+    e.send("isready");
+    e.expect("readyok");
+    assert_eq!(e.errors(), 0, "{:?}", e.log);
+
+    e.send("position startpos moves h2e2 h9g7");
+    let (mv, line) = e.go("go time 3000 increment 0 opptime 3000 oppincrement 0");
+    assert!(legal(&start_after(&["h2e2", "h9g7"]), mv), "{line}");
+    assert!(e.log.iter().any(|l| l.starts_with("info depth")));
+
+    // Ponder on the predicted reply, then it is played.
+    e.send("position startpos moves h2e2 h9g7 h0g2 i9h9");
+    e.send("go ponder time 2000 increment 0 depth 4");
+    e.quiet_for("bestmove", Duration::from_millis(200));
+    e.send("ponderhit");
+    let (mv, _) = e.answer();
+    assert!(legal(&start_after(&["h2e2", "h9g7", "h0g2", "i9h9"]), mv));
+
+    e.send("setoption usemillisec false");
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    let (mv, _) = e.go("go depth 3");
+    assert!(legal(&Position::startpos(), mv));
+    e.send("probe startpos moves h2e2");
+    e.expect("pophash");
+    e.send("quit");
+    e.expect("bye");
+    assert!(e.exits());
+}
+
+#[test]
+fn full_uci_session() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, hello) = e.until("uciok");
+    assert!(hello.iter().any(|l| l.starts_with("id name Chuhe")));
+    assert!(hello.contains(&"option name Hash type spin min 1 max 65536 default 64".to_string()));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name Move Overhead")));
+    e.send("setoption name Hash value 16");
+    e.send("setoption name Threads value 1");
+    e.send("setoption name Move Overhead value 10");
+    e.send("ucinewgame");
+    e.send("isready");
+    e.expect("readyok");
+    assert_eq!(e.errors(), 0, "{:?}", e.log);
+
+    e.send("position startpos moves h2e2");
+    let (mv, _) = e.go("go wtime 2000 btime 2000 winc 0 binc 0");
+    assert!(legal(&start_after(&["h2e2"]), mv));
+    let info = e.log.iter().rev().find(|l| l.starts_with("info depth"));
+    let info = info.expect("an info line").clone();
+    assert!(
+        info.contains(" score cp ") || info.contains(" score mate "),
+        "{info}"
+    );
+    for word in [" nodes ", " time ", " nps ", " pv "] {
+        assert!(info.contains(word), "{info} lacks{word}");
+    }
+
+    e.send("position startpos");
+    let (mv, _) = e.go("go movetime 100");
+    assert!(legal(&Position::startpos(), mv));
+    let (mv, _) = e.go("go depth 2 searchmoves b0c2 h0g2");
+    assert!(mv == "b0c2".parse().ok() || mv == "h0g2".parse().ok());
+    let (mv, _) = e.go("go nodes 2000");
+    assert!(legal(&Position::startpos(), mv));
+
+    // Ponder miss: stop, then the real position.
+    e.send("go ponder wtime 1000 btime 1000");
+    e.quiet_for("bestmove", Duration::from_millis(150));
+    e.send("stop");
+    e.answer();
+    e.send("position startpos moves b0c2");
+    let (mv, _) = e.go("go depth 2");
+    assert!(legal(&start_after(&["b0c2"]), mv));
+
+    e.send(&format!("position fen {MATED}"));
+    let (mv, line) = e.go("go depth 1");
+    assert_eq!((mv, line.as_str()), (None, "bestmove (none)"));
+    e.send("quit");
+    assert!(e.exits());
+}
+
+#[test]
+fn ucci_ponder_miss_then_new_position() {
+    let mut e = Engine::ucci();
+    e.send("position startpos moves h2e2");
+    e.send("go ponder time 10 increment 0");
+    e.quiet_for("bestmove", Duration::from_millis(150));
+    e.send("stop");
+    let (mv, _) = e.answer();
+    assert!(legal(&start_after(&["h2e2"]), mv));
+    e.send("position startpos moves h2e2 b9c7");
+    let (mv, _) = e.go("go time 10 increment 0");
+    assert!(legal(&start_after(&["h2e2", "b9c7"]), mv));
+}
+
+#[test]
+fn stop_during_infinite_and_isready_while_thinking() {
+    for proto in ["ucci", "uci"] {
+        let mut e = if proto == "ucci" {
+            Engine::ucci()
+        } else {
+            Engine::uci()
+        };
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("isready");
+        e.expect("readyok");
+        e.quiet_for("bestmove", Duration::from_millis(200));
+        e.send("stop");
+        let (mv, _) = e.answer();
+        assert!(legal(&Position::startpos(), mv));
+        // Still in order afterwards.
+        let (mv, _) = e.go("go depth 2");
+        assert!(legal(&Position::startpos(), mv));
+    }
+    let mut e = Engine::ucci();
+    e.send("go depth infinite");
+    e.quiet_for("bestmove", Duration::from_millis(100));
+    e.send("stop");
+    e.answer();
+}
+
+#[test]
+fn stop_while_idle() {
+    let mut e = Engine::ucci();
+    e.send("stop");
+    e.expect("nobestmove");
+    let mut e = Engine::uci();
+    e.send("stop");
+    e.send("isready");
+    let (_, before) = e.until("readyok");
+    assert!(!before.iter().any(|l| l.contains("bestmove")));
+}
+
+#[test]
+fn banmoves_are_honoured_until_the_next_position() {
+    let mut e = Engine::ucci();
+    // The red king on e0 has two moves: e1 and f0 (d0 faces the black king).
+    e.send(&format!("position fen {KINGS}"));
+    e.send("banmoves e0e1");
+    let (mv, _) = e.go("go depth 2");
+    assert_eq!(mv, "e0f0".parse().ok());
+    e.send("banmoves e0f0");
+    let (mv, line) = e.go("go depth 2");
+    assert_eq!((mv, line.as_str()), (None, "nobestmove"));
+    e.send(&format!("position fen {KINGS}"));
+    e.send("banmoves e0f0");
+    let (mv, _) = e.go("go depth 2");
+    assert_eq!(mv, "e0e1".parse().ok());
+
+    // Ban whatever it picks from the start position: it picks another.
+    e.send("position startpos");
+    let (first, _) = e.go("go depth 3");
+    let first = first.expect("a move");
+    e.send("position startpos");
+    e.send(&format!("banmoves {first}"));
+    let (second, _) = e.go("go depth 3");
+    assert!(legal(&Position::startpos(), second));
+    assert_ne!(second, Some(first));
+    // An illegal ban is reported and ignored.
+    e.send("banmoves a0a5");
+    e.send("isready");
+    e.expect("readyok");
+    assert_eq!(e.errors(), 1);
+}
+
+#[test]
+fn no_legal_move_answers_nobestmove() {
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {MATED}"));
+    let (mv, line) = e.go("go depth 1");
+    assert_eq!((mv, line.as_str()), (None, "nobestmove"));
+    let (mv, _) = e.go("go time 5 increment 0");
+    assert_eq!(mv, None);
+}
+
+#[test]
+fn quit_during_search() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.quiet_for("bestmove", Duration::from_millis(100));
+    e.send("quit");
+    e.expect("bye");
+    assert!(e.exits());
+    let mut e = Engine::uci();
+    e.send("go infinite");
+    e.send("quit");
+    assert!(e.exits());
+}
+
+#[test]
+fn end_of_input_stops_an_endless_search() {
+    let mut e = Engine::ucci();
+    e.send("go infinite");
+    e.close_input();
+    e.answer();
+    assert!(e.exits());
+}
+
+/// After each bad input: an error line, and a search that still works.
+#[test]
+fn bad_input_is_reported_and_survived() {
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {KINGS}"));
+    let kings = pos(KINGS, &[]);
+    let mut long_line = vec![b'x'; 1 << 20];
+    long_line.push(b'\n');
+    let mut long_position = b"position startpos moves".to_vec();
+    while long_position.len() < (1 << 20) {
+        long_position.extend_from_slice(b" b0c2 b9c7 c2b0 c7b9");
+    }
+    long_position.push(b'\n');
+    let bad: Vec<Vec<u8>> = vec![
+        b"frobnicate 12\n".to_vec(),
+        b"position fen rnbakabnr/9/1c5c1 w\n".to_vec(),
+        b"position fen 3k5/9/9/9/9/9/9/9/9/4K4 x - - 0 1\n".to_vec(),
+        b"position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\n".to_vec(),
+        b"position startpos moves h2e2 h2e2\n".to_vec(),
+        b"position startpos moves h2e2 zzzz\n".to_vec(),
+        b"position startpos moves\xff\xfe h2e2\n".to_vec(),
+        b"position\n".to_vec(),
+        b"position fen\n".to_vec(),
+        b"position sideways\n".to_vec(),
+        long_position,
+        long_line,
+        b"\xc3\x28\xa0\xa1 \xff\n".to_vec(),
+        b"setoption hashsize lots\n".to_vec(),
+        b"setoption name Threads value many\n".to_vec(),
+        b"setoption nosuchoption 3\n".to_vec(),
+        b"setoption\n".to_vec(),
+        b"banmoves h2\n".to_vec(),
+        b"ponderhit\n".to_vec(),
+        b"debug maybe\n".to_vec(),
+        b"probe fen garbage\n".to_vec(),
+        b"go perft 99\n".to_vec(),
+    ];
+    for input in &bad {
+        let errors = e.errors();
+        e.send_bytes(input);
+        e.send("isready");
+        e.expect("readyok");
+        let shown = String::from_utf8_lossy(&input[..input.len().min(60)]).into_owned();
+        assert!(e.errors() > errors, "no error for {shown:?}");
+        // The position is still the kings-only one.
+        let (mv, _) = e.go("go depth 1");
+        assert!(legal(&kings, mv), "after {shown:?}");
+    }
+    // Empty lines, blanks and Windows line endings are fine, not errors.
+    let errors = e.errors();
+    e.send_bytes(b"\n\n   \t \r\nisready\r\n");
+    e.expect("readyok");
+    e.send_bytes(b"position startpos moves h2e2\r\n");
+    let (mv, _) = e.go("go depth 1\r");
+    assert!(legal(&start_after(&["h2e2"]), mv));
+    assert_eq!(e.errors(), errors);
+
+    // go with bad numbers: reported, and still answered with a move.
+    e.send("position startpos");
+    for go in [
+        "go depth -5",
+        "go depth abc",
+        "go depth",
+        "go nodes -1 depth 2",
+        "go time -100 increment 0",
+        "go time abc",
+        "go time 1e400",
+        "go movetime 99999999999999999999999 depth 2",
+        "go depth 99999999999999999999999 nodes 500",
+        "go nodes 0",
+        "go depth 2 wibble",
+        "go movestogo 0 time 1 depth 2",
+    ] {
+        let (mv, line) = e.go(go);
+        assert!(legal(&Position::startpos(), mv), "{go}: {line}");
+    }
+    assert!(e.errors() > errors + 8);
+    e.send("quit");
+    e.expect("bye");
+}
+
+#[test]
+fn batch_mode_from_a_file() {
+    let dir = std::env::temp_dir().join(format!("chuhe-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("input.txt");
+    // In batch mode `stop` waits for the search (which finishes its depth)
+    // and then meets an idle engine; the second go follows the first.
+    std::fs::write(
+        &file,
+        "ucci\nsetoption batch true\nposition startpos\ngo depth 3\nstop\n\
+         position startpos moves h2e2\ngo depth 2\nisready\n",
+    )
+    .expect("write input");
+    let input = std::fs::File::open(&file).expect("open input");
+    let mut e = Engine::start_with(Stdio::from(input));
+    let (first, before) = e.until("bestmove");
+    assert!(before.iter().any(|l| l.starts_with("info depth 3")));
+    assert!(legal(
+        &Position::startpos(),
+        first.split(' ').nth(1).and_then(|m| m.parse().ok())
+    ));
+    e.expect("nobestmove");
+    let (mv, _) = e.answer();
+    assert!(legal(&start_after(&["h2e2"]), mv));
+    e.expect("readyok");
+    assert!(e.exits());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn go_perft_counts_like_the_perft_tool() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let (total, divide) = e.until("nodes ");
+    assert!(total.starts_with("nodes 79666 "), "{total}");
+    assert_eq!(divide.len(), 44);
+    e.send("isready");
+    e.expect("readyok");
+}
+
+#[test]
+fn draw_offers_are_accepted_only_when_drawn() {
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {KINGS}"));
+    let (_, line) = e.go("go draw depth 2");
+    assert!(line.ends_with(" draw"), "{line}");
+    e.send("position startpos");
+    let (_, line) = e.go("go draw depth 2");
+    assert!(!line.contains("draw"), "{line}");
+    // UCI has no draw offers.
+    let mut e = Engine::uci();
+    e.send(&format!("position fen {KINGS}"));
+    let (_, line) = e.go("go draw depth 2");
+    assert!(!line.contains("draw"), "{line}");
+}
+
+#[test]
+fn resigns_only_after_several_lost_searches() {
+    let mut e = Engine::ucci();
+    e.send("setoption resignscore 300");
+    e.send("setoption resignmoves 3");
+    // Red has a king and an advisor against a full black army.
+    e.send("position fen rnbakabnr/9/1c5c1/9/9/9/9/9/4A4/4K4 w - - 0 1");
+    for _ in 0..2 {
+        let (_, line) = e.go("go depth 2 time 60");
+        assert!(!line.contains("resign"), "{line}");
+    }
+    let (_, line) = e.go("go depth 2 time 60");
+    assert!(line.ends_with(" resign"), "{line}");
+    // Analysis (no clock) never resigns.
+    let (_, line) = e.go("go depth 2");
+    assert!(!line.contains("resign"), "{line}");
+}
+
+/// Not a timing assertion: measures and prints how long `stop` takes to
+/// bring `bestmove` (run with --nocapture to see the figures).
+#[test]
+fn stop_latency_figures() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    let mut times = Vec::new();
+    for _ in 0..15 {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(30));
+        let t = Instant::now();
+        e.send("stop");
+        e.answer();
+        times.push(t.elapsed());
+    }
+    times.sort();
+    eprintln!(
+        "stop -> bestmove over {} runs: median {:?}, max {:?}",
+        times.len(),
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+}
+
+#[test]
+fn commands_sent_while_thinking_wait_their_turn() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let (first, _) = e.answer();
+    assert!(legal(&Position::startpos(), first));
+    let (second, _) = e.answer();
+    assert!(legal(&start_after(&["h2e2"]), second));
+}
+
+#[test]
+fn ponderhit_with_a_draw_offer() {
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {KINGS}"));
+    e.send("go ponder depth 2");
+    e.quiet_for("bestmove", Duration::from_millis(100));
+    e.send("ponderhit draw");
+    let (mv, line) = e.answer();
+    assert!(legal(&pos(KINGS, &[]), mv));
+    assert!(line.ends_with(" draw"), "{line}");
+}

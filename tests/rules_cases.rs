@@ -1,0 +1,137 @@
+//! Every case of ../shared/data/rules-cases.txt, through the library and
+//! through the built `chuhe judge` binary.
+
+use chuhe::rules;
+use chuhe::tools::judge::replay;
+use std::process::Command;
+
+struct Case {
+    name: String,
+    fen: String,
+    moves: String,
+    result: String,
+    reason: String,
+}
+
+fn cases() -> Vec<Case> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/rules-cases.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("rules-cases.txt is readable");
+    let cases: Vec<Case> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            assert_eq!(f.len(), 5, "malformed case line: {l}");
+            Case {
+                name: f[0].to_string(),
+                fen: f[1].to_string(),
+                moves: f[2].to_string(),
+                result: f[3].to_string(),
+                reason: f[4].to_string(),
+            }
+        })
+        .collect();
+    assert!(
+        cases.len() >= 12,
+        "expected the shared cases, got {}",
+        cases.len()
+    );
+    cases
+}
+
+#[test]
+fn library_agrees_with_every_case() {
+    for c in cases() {
+        let pos = replay(Some(&c.fen), &c.moves).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        let (result, reason) = match rules::judge(&pos) {
+            Some(v) => (v.outcome.as_str(), v.reason.as_str()),
+            None => ("*", "none"),
+        };
+        assert_eq!(
+            (result, reason),
+            (c.result.as_str(), c.reason.as_str()),
+            "case {}",
+            c.name
+        );
+    }
+}
+
+#[test]
+fn binary_agrees_with_every_case() {
+    for c in cases() {
+        let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args(["judge", "--fen", &c.fen, "--moves", &c.moves])
+            .output()
+            .expect("chuhe runs");
+        assert!(
+            out.status.success(),
+            "case {}: exit {:?}",
+            c.name,
+            out.status
+        );
+        let text = String::from_utf8(out.stdout).expect("utf-8 output");
+        let last = text.lines().last().unwrap_or("");
+        assert_eq!(
+            last,
+            format!("result {} {}", c.result, c.reason),
+            "case {}:\n{text}",
+            c.name
+        );
+
+        let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args(["judge", "--fen", &c.fen, "--moves", &c.moves, "--json"])
+            .output()
+            .expect("chuhe runs");
+        let json = String::from_utf8(out.stdout).expect("utf-8 output");
+        let want = format!("\"result\":\"{}\",\"reason\":\"{}\"}}", c.result, c.reason);
+        assert!(
+            json.trim_end().ends_with(&want),
+            "case {} json: {json}",
+            c.name
+        );
+    }
+}
+
+#[test]
+fn must_vary_names_the_perpetual_chaser_and_its_move() {
+    let c = cases()
+        .into_iter()
+        .find(|c| c.name == "rook-chases-unprotected-cannon")
+        .expect("case present");
+    let pos = replay(Some(&c.fen), &c.moves).expect("legal moves");
+    let mv = rules::must_vary(&pos).expect("forbidden cycle");
+    assert_eq!(mv.side, chuhe::board::Color::Red);
+    assert_eq!(mv.banned.to_string(), "h5h7");
+    // Draws and perpetual checks end the game: nothing to vary.
+    for name in ["perpetual-check-rook", "rook-attacks-protected-cannon"] {
+        let c = cases()
+            .into_iter()
+            .find(|c| c.name == name)
+            .expect("case present");
+        let pos = replay(Some(&c.fen), &c.moves).expect("legal moves");
+        assert_eq!(rules::must_vary(&pos), None, "{name}");
+    }
+}
+
+/// The shared rook-chases-cannon case with the colours swapped and entered
+/// one move later, so that Red is to move at the third occurrence and the
+/// offender is Black: its next move in the cycle is the banned one.
+#[test]
+fn must_vary_names_the_offender_when_it_is_not_to_move() {
+    let pos = replay(
+        Some("3k5/9/9/9/9/9/9/1C5r1/9/4K4 w - - 0 1"),
+        "b2b4 h2h4 b4b2 h4h2 b2b4 h2h4 b4b2 h4h2",
+    )
+    .expect("legal moves");
+    let v = rules::judge(&pos).expect("judged");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (rules::Outcome::RedWins, rules::Reason::PerpetualAttack)
+    );
+    let mv = rules::must_vary(&pos).expect("forbidden cycle");
+    assert_eq!(mv.side, chuhe::board::Color::Black);
+    assert_eq!(mv.banned.to_string(), "h2h4");
+}

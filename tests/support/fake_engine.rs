@@ -1,0 +1,223 @@
+//! `chuhe-fake-engine`: a scripted UCCI/UCI engine for the match runner's
+//! tests. It never searches; each `go` takes the next action of its script.
+//!
+//! Options:
+//!   --proto ucci|uci|both   which handshake it answers (default both)
+//!   --script "A B C"        actions, one per `go`:
+//!       MOVE (ICCS, played even if illegal), first (first legal move),
+//!       none (nobestmove), crash (exit at once), hang (never answer);
+//!       `+draw` / `+resign` add that word to bestmove, `@MS` waits first
+//!   --cycle                 repeat the script (otherwise `first` after it)
+//!   --no-millis             do not offer the UCCI option usemillisec
+//!   --accept-draw           answer `go draw` with a draw
+//!   --obey-ban              replace a banned (or non-searchmoves) scripted move
+//!   --resign-as-black       resign every move when playing Black
+//!   --score N, --depth D    what `info` reports (default 0, 1)
+//!   --log FILE              append every line received to FILE
+
+use chuhe::board::{Color, Move, Position};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+#[derive(Default)]
+struct Options {
+    proto: String,
+    script: Vec<String>,
+    cycle: bool,
+    accept_draw: bool,
+    no_millis: bool,
+    obey_ban: bool,
+    resign_as_black: bool,
+    score: i32,
+    depth: u32,
+    log: Option<std::fs::File>,
+}
+
+fn parse_args() -> Options {
+    let mut o = Options {
+        proto: "both".into(),
+        depth: 1,
+        ..Options::default()
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--proto" => o.proto = args.next().unwrap_or_default(),
+            "--script" => {
+                o.script = args
+                    .next()
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect()
+            }
+            "--cycle" => o.cycle = true,
+            "--accept-draw" => o.accept_draw = true,
+            "--no-millis" => o.no_millis = true,
+            "--obey-ban" => o.obey_ban = true,
+            "--resign-as-black" => o.resign_as_black = true,
+            "--score" => o.score = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
+            "--depth" => o.depth = args.next().and_then(|s| s.parse().ok()).unwrap_or(1),
+            "--log" => {
+                o.log = args.next().and_then(|p| {
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(p)
+                        .ok()
+                })
+            }
+            other => {
+                eprintln!("chuhe-fake-engine: unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+    }
+    o
+}
+
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn parse_position(words: &[&str]) -> Option<Position> {
+    let moves_at = words.iter().position(|&w| w == "moves");
+    let head = &words[..moves_at.unwrap_or(words.len())];
+    let mut pos = match head.first() {
+        Some(&"startpos") => Position::startpos(),
+        Some(&"fen") => Position::from_fen(&head[1..].join(" ")).ok()?,
+        _ => return None,
+    };
+    if let Some(i) = moves_at {
+        for m in &words[i + 1..] {
+            let mv: Move = m.parse().ok()?;
+            pos.make_move(mv);
+        }
+    }
+    Some(pos)
+}
+
+fn main() {
+    let mut o = parse_args();
+    let mut ucci = false;
+    let mut pos = Position::startpos();
+    let mut banned: Vec<Move> = Vec::new();
+    let mut turn = 0usize;
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        if let Some(f) = o.log.as_mut() {
+            let _ = writeln!(f, "{line}");
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("ucci") if o.proto != "uci" => {
+                ucci = true;
+                say("id name FakeEngine");
+                if !o.no_millis {
+                    say("option usemillisec type check default false");
+                }
+                say("ucciok");
+            }
+            Some("uci") if o.proto != "ucci" => {
+                say("id name FakeEngine");
+                say("uciok");
+            }
+            Some("isready") => say("readyok"),
+            Some("position") => {
+                if let Some(p) = parse_position(&words[1..]) {
+                    pos = p;
+                }
+                banned.clear();
+            }
+            Some("banmoves") => banned = words[1..].iter().filter_map(|m| m.parse().ok()).collect(),
+            Some("go") => {
+                let draw_offered = words.get(1) == Some(&"draw");
+                if let Some(i) = words.iter().position(|&w| w == "searchmoves") {
+                    let allowed: Vec<Move> = words[i + 1..]
+                        .iter()
+                        .filter_map(|m| m.parse().ok())
+                        .collect();
+                    banned = pos
+                        .legal_moves()
+                        .iter()
+                        .copied()
+                        .filter(|m| !allowed.contains(m))
+                        .collect();
+                }
+                let action = if o.script.is_empty() {
+                    "first".to_string()
+                } else if turn < o.script.len() {
+                    o.script[turn].clone()
+                } else if o.cycle {
+                    o.script[turn % o.script.len()].clone()
+                } else {
+                    "first".to_string()
+                };
+                turn += 1;
+                answer(&o, &pos, &banned, &action, draw_offered, ucci);
+            }
+            Some("quit") => {
+                say("bye");
+                return;
+            }
+            _ => {}
+        }
+    }
+}
+
+fn answer(
+    o: &Options,
+    pos: &Position,
+    banned: &[Move],
+    action: &str,
+    draw_offered: bool,
+    ucci: bool,
+) {
+    let (action, delay) = match action.split_once('@') {
+        Some((a, ms)) => (a, ms.parse().unwrap_or(0)),
+        None => (action, 0),
+    };
+    let mut parts = action.split('+');
+    let base = parts.next().unwrap_or("first");
+    let flags: Vec<&str> = parts.collect();
+    std::thread::sleep(Duration::from_millis(delay));
+    let first_allowed = || {
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| !banned.contains(m))
+    };
+    let mv = match base {
+        "crash" => std::process::exit(3),
+        "hang" => return,
+        "none" => {
+            say("nobestmove");
+            return;
+        }
+        "first" => first_allowed().map(|m| m.to_string()),
+        text => match text.parse::<Move>() {
+            Ok(m) if o.obey_ban && banned.contains(&m) => first_allowed().map(|m| m.to_string()),
+            _ => Some(text.to_string()),
+        },
+    };
+    let Some(mv) = mv else {
+        say("nobestmove");
+        return;
+    };
+    let score = if ucci {
+        format!("{}", o.score)
+    } else {
+        format!("cp {}", o.score)
+    };
+    say(&format!("info depth {} score {score} pv {mv}", o.depth));
+    let mut line = format!("bestmove {mv}");
+    if flags.contains(&"resign") || (o.resign_as_black && pos.side_to_move() == Color::Black) {
+        line.push_str(" resign");
+    } else if flags.contains(&"draw") || (draw_offered && o.accept_draw) {
+        line.push_str(" draw");
+    }
+    say(&line);
+}
