@@ -623,3 +623,28 @@ fn ponderhit_with_a_draw_offer() {
     assert!(legal(&pos(KINGS, &[]), mv));
     assert!(line.ends_with(" draw"), "{line}");
 }
+
+#[test]
+fn probe_reads_the_hash_table() {
+    let mut e = Engine::ucci();
+    // Nothing searched yet: a bare answer.
+    e.send("probe startpos");
+    assert_eq!(e.expect("pophash"), "pophash");
+    e.send("position startpos");
+    let (best, _) = e.go("go depth 6");
+    let best = best.expect("a move");
+    e.send("probe startpos");
+    let line = e.expect("pophash");
+    assert!(
+        line.starts_with(&format!("pophash bestmove {best} ")),
+        "{line}"
+    );
+    assert!(line.contains(" depth "), "{line}");
+    // A position the search never reached, and a malformed one.
+    e.send("probe fen 3k5/8R/9/9/9/9/9/9/9/4K4 b");
+    assert_eq!(e.expect("pophash"), "pophash");
+    e.send("probe fen nonsense");
+    e.expect("info string error");
+    e.send("isready");
+    e.expect("readyok");
+}

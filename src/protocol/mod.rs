@@ -16,8 +16,8 @@
 //!   searches a short fixed time; end of input stops a search nothing else
 //!   could end (infinite, pondering), lets a bounded one finish, carries out
 //!   what is left and exits;
-//! - `probe` answers a bare `pophash`: the engine contract gives the protocol
-//!   no access to the hash table.
+//! - `probe` answers from the hash table (`Engine::hash_view`), also while
+//!   the engine thinks; a position the table lacks gets a bare `pophash`.
 
 pub mod command;
 mod drawresign;

@@ -6,7 +6,7 @@ use super::options::{self, Id, Options, Value};
 use super::output::{error_line, info_string, score_text, Out};
 use super::reader::Input;
 use super::timecontrol::{self, Context};
-use super::worker::{current_handle, Done, Event, Job, SharedHandle};
+use super::worker::{current_handle, current_hash, Done, Event, Job, SharedHandle};
 use super::Mode;
 use crate::board::{Move, Position};
 use crate::search::{Limits, Score, SearchResult};
@@ -205,8 +205,10 @@ impl Session {
             Command::PonderHit { draw } => self.ponderhit(draw),
             Command::Stop => self.stop(),
             Command::Probe(spec) => match build_position(&spec) {
-                // The engine contract has no hash-table access: say "not there".
-                Ok(_) => self.say("pophash"),
+                Ok(pos) => {
+                    let entry = current_hash(&self.handle).probe(&pos);
+                    self.say(&pophash_line(entry.as_ref()));
+                }
                 Err(e) => self.error(&format!("probe: {e}")),
             },
             Command::Quit => self.quit(),
@@ -569,4 +571,23 @@ fn no_move_result() -> Done {
         },
         pv: Vec::new(),
     }
+}
+
+/// The UCCI answer to `probe`: `pophash [bestmove <m>] [lowerbound <v> depth
+/// <d>] [upperbound <v> depth <d>]`, bare when the table has nothing.
+fn pophash_line(entry: Option<&crate::search::HashEntry>) -> String {
+    let mut line = String::from("pophash");
+    if let Some(e) = entry {
+        let v = super::output::ucci_score(crate::search::values::to_score(e.score));
+        if let Some(m) = e.best {
+            line += &format!(" bestmove {m}");
+        }
+        if e.lower {
+            line += &format!(" lowerbound {v} depth {}", e.depth.max(0));
+        }
+        if e.upper {
+            line += &format!(" upperbound {v} depth {}", e.depth.max(0));
+        }
+    }
+    line
 }

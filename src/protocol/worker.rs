@@ -6,7 +6,7 @@ use super::output::{info_line, Out};
 use super::reader::Input;
 use super::Mode;
 use crate::board::{Move, Position};
-use crate::search::{Engine, Limits, SearchResult, StopHandle};
+use crate::search::{Engine, HashView, Limits, SearchResult, StopHandle};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -47,26 +47,51 @@ pub struct Done {
     pub pv: Vec<Move>,
 }
 
-/// The stop handle of the running search, shared with the main thread. The
-/// worker refreshes it before every search in case the engine hands out a
-/// new one per search.
-pub type SharedHandle = Arc<Mutex<StopHandle>>;
+/// What the main thread may touch while the worker owns the engine: the stop
+/// handle of the running search and a read view of the hash table (for
+/// `probe`). The worker refreshes both whenever the engine may have replaced
+/// them (before each search, after a hash resize).
+pub struct Handles {
+    stop: StopHandle,
+    hash: HashView,
+}
+
+pub type SharedHandle = Arc<Mutex<Handles>>;
+
+fn handles(engine: &Engine) -> Handles {
+    Handles {
+        stop: engine.stop_handle(),
+        hash: engine.hash_view(),
+    }
+}
 
 pub fn current_handle(shared: &SharedHandle) -> StopHandle {
-    shared.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    shared
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .stop
+        .clone()
+}
+
+pub fn current_hash(shared: &SharedHandle) -> HashView {
+    shared
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .hash
+        .clone()
 }
 
 /// Starts the search thread; jobs sent on the returned channel run in order.
 pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
     let mut engine = Engine::new();
-    let shared: SharedHandle = Arc::new(Mutex::new(engine.stop_handle()));
+    let shared: SharedHandle = Arc::new(Mutex::new(handles(&engine)));
     let (jobs, rx) = channel::<Job>();
     let slot = shared.clone();
     thread::spawn(move || {
         for job in rx {
             match job {
                 Job::Search { pos, limits, mode } => {
-                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = engine.stop_handle();
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = handles(&engine);
                     let done = search(&mut engine, &pos, &limits, mode, &out);
                     if events.send(Event::SearchDone(done)).is_err() {
                         return;
@@ -82,7 +107,10 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                         return;
                     }
                 }
-                Job::SetHash(mb) => engine.set_hash_mb(mb),
+                Job::SetHash(mb) => {
+                    engine.set_hash_mb(mb);
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = handles(&engine);
+                }
                 Job::SetThreads(n) => engine.set_threads(n),
                 Job::NewGame => engine.new_game(),
                 Job::Ready => out.line("readyok"),

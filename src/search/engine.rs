@@ -9,8 +9,10 @@ use super::time::TimeManager;
 use super::tt::Tt;
 use super::values::{to_score, MATE};
 use super::worker::{Shared, Worker};
+use super::HashView;
 use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 const DEFAULT_HASH_MB: usize = 64;
@@ -18,7 +20,7 @@ const DEFAULT_HASH_MB: usize = 64;
 const MAX_THREADS: usize = 256;
 
 pub struct Engine {
-    tt: Tt,
+    tt: Arc<Tt>,
     hash_mb: usize,
     threads: usize,
     handle: StopHandle,
@@ -34,7 +36,7 @@ impl Default for Engine {
 impl Engine {
     pub fn new() -> Self {
         Engine {
-            tt: Tt::new(DEFAULT_HASH_MB),
+            tt: Arc::new(Tt::new(DEFAULT_HASH_MB)),
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             handle: StopHandle::new(),
@@ -47,7 +49,7 @@ impl Engine {
         let mb = mb.clamp(1, 1 << 20);
         if mb != self.hash_mb {
             self.hash_mb = mb;
-            self.tt = Tt::new(mb);
+            self.tt = Arc::new(Tt::new(mb));
         }
     }
 
@@ -63,6 +65,13 @@ impl Engine {
         for h in &mut self.heuristics {
             h.clear();
         }
+    }
+
+    /// A read-only view of the transposition table, for UCCI `probe`. It
+    /// stays valid while the engine searches; after `set_hash_mb` it shows
+    /// the old table, so take a new one.
+    pub fn hash_view(&self) -> HashView {
+        HashView(self.tt.clone())
     }
 
     pub fn stop_handle(&self) -> StopHandle {
@@ -103,7 +112,7 @@ impl Engine {
 
         self.tt.new_search();
         let shared = Shared {
-            tt: &self.tt,
+            tt: &*self.tt,
             handle: &self.handle,
             limits,
             abort: AtomicBool::new(false),

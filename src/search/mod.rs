@@ -25,3 +25,35 @@ pub mod values;
 mod worker;
 pub use engine::Engine;
 pub use limits::{Limits, Score, SearchInfo, SearchResult, StopHandle};
+
+/// A read-only, thread-safe view of the engine's transposition table.
+#[derive(Clone)]
+pub struct HashView(std::sync::Arc<tt::Tt>);
+
+/// What the table holds for one position: the UCCI `pophash` answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashEntry {
+    /// The stored best move, if it is legal in the position.
+    pub best: Option<crate::board::Move>,
+    /// The score from the side to move's view, mates as `values::MATE`
+    /// minus the distance in plies.
+    pub score: i32,
+    pub depth: i32,
+    /// The true score is at least `score` (also set for exact scores).
+    pub lower: bool,
+    /// The true score is at most `score` (also set for exact scores).
+    pub upper: bool,
+}
+
+impl HashView {
+    pub fn probe(&self, pos: &crate::board::Position) -> Option<HashEntry> {
+        let hit = self.0.probe(pos.key())?;
+        Some(HashEntry {
+            best: Some(hit.mv).filter(|&m| pos.is_legal(m)),
+            score: values::from_tt(hit.score, 0),
+            depth: hit.depth,
+            lower: hit.bound != tt::Bound::Upper,
+            upper: hit.bound != tt::Bound::Lower,
+        })
+    }
+}

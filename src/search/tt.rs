@@ -103,12 +103,14 @@ impl Tt {
         }
     }
 
-    pub fn clear(&mut self) {
-        for e in self.table.iter_mut().flat_map(|b| b.0.iter_mut()) {
-            *e.key.get_mut() = 0;
-            *e.data.get_mut() = 0;
+    /// Empties the table. Through the atomics, because a read view of the
+    /// table (`HashView`) may be held elsewhere.
+    pub fn clear(&self) {
+        for e in self.table.iter().flat_map(|b| b.0.iter()) {
+            e.key.store(0, Ordering::Relaxed);
+            e.data.store(0, Ordering::Relaxed);
         }
-        *self.generation.get_mut() = 0;
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search, so entries of older searches age.
