@@ -112,7 +112,7 @@ impl Engine {
 
         self.tt.new_search();
         let shared = Shared {
-            tt: &*self.tt,
+            tt: &self.tt,
             handle: &self.handle,
             limits,
             abort: AtomicBool::new(false),
