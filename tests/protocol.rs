@@ -648,3 +648,24 @@ fn probe_reads_the_hash_table() {
     e.send("isready");
     e.expect("readyok");
 }
+
+#[test]
+fn debug_prints_the_pv_in_chinese_notation() {
+    let mut e = Engine::ucci();
+    e.send("setoption debug true");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let line = e.expect("info string pv ");
+    let first = line
+        .trim_start_matches("info string pv ")
+        .split(' ')
+        .next()
+        .unwrap();
+    // Red's move: a piece name, a Chinese file numeral, a direction, a target.
+    assert_eq!(first.chars().count(), 4, "{line}");
+    assert!(
+        "车马炮相仕帅兵".contains(first.chars().next().unwrap()),
+        "{line}"
+    );
+    e.expect("bestmove");
+}

@@ -344,6 +344,7 @@ impl Session {
             pos: self.pos.clone(),
             limits,
             mode: self.mode,
+            chinese_pv: self.opts.debug,
         });
     }
 

@@ -2,10 +2,10 @@
 //! and reports back, so the main thread stays free to read `stop`,
 //! `ponderhit`, `isready` and `quit` while the engine thinks.
 
-use super::output::{info_line, Out};
+use super::output::{info_line, info_string, Out};
 use super::reader::Input;
 use super::Mode;
-use crate::board::{Move, Position};
+use crate::board::{notation, Move, Position};
 use crate::search::{Engine, HashView, Limits, SearchResult, StopHandle};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
@@ -16,6 +16,8 @@ pub enum Job {
         pos: Position,
         limits: Limits,
         mode: Mode,
+        /// Also print each PV in Chinese notation (the `debug` option).
+        chinese_pv: bool,
     },
     Perft {
         pos: Position,
@@ -90,9 +92,14 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
     thread::spawn(move || {
         for job in rx {
             match job {
-                Job::Search { pos, limits, mode } => {
+                Job::Search {
+                    pos,
+                    limits,
+                    mode,
+                    chinese_pv,
+                } => {
                     *slot.lock().unwrap_or_else(|e| e.into_inner()) = handles(&engine);
-                    let done = search(&mut engine, &pos, &limits, mode, &out);
+                    let done = search(&mut engine, &pos, &limits, mode, chinese_pv, &out);
                     if events.send(Event::SearchDone(done)).is_err() {
                         return;
                     }
@@ -125,7 +132,14 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
     (jobs, shared)
 }
 
-fn search(engine: &mut Engine, pos: &Position, limits: &Limits, mode: Mode, out: &Out) -> Done {
+fn search(
+    engine: &mut Engine,
+    pos: &Position,
+    limits: &Limits,
+    mode: Mode,
+    chinese_pv: bool,
+    out: &Out,
+) -> Done {
     let mut pv = Vec::new();
     let result = engine.go(pos, limits, &mut |info| {
         if info.currmove.is_none() && !info.pv.is_empty() {
@@ -133,6 +147,13 @@ fn search(engine: &mut Engine, pos: &Position, limits: &Limits, mode: Mode, out:
         }
         if let Some(line) = info_line(mode, info) {
             out.line(&line);
+            if chinese_pv && info.currmove.is_none() {
+                // The PV comes from the engine, so it replays; if it ever did
+                // not, the ICCS line above is still there.
+                if let Ok(words) = notation::chinese_line(pos, &info.pv) {
+                    out.line(&info_string(&format!("pv {}", words.join(" "))));
+                }
+            }
         }
     });
     Done { result, pv }
