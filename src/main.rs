@@ -136,7 +136,7 @@ fn main() -> ExitCode {
             if json {
                 println!("{}", judge::render_json(&pos, &j));
             } else {
-                print!("{}", judge::render_text(&j));
+                print!("{}", judge::render_text(&pos, &j));
             }
             ExitCode::SUCCESS
         }

@@ -128,17 +128,31 @@ fn move_line(m: &ClassifiedMove) -> String {
     s
 }
 
-/// The text report: cycle moves, side summaries, must-vary advice, and the
-/// `result` line last.
-pub fn render_text(j: &Judgement) -> String {
+/// The moves of the last cycle: from the previous occurrence of the final
+/// position to the end. The verdict weighs the whole judged stretch (two
+/// cycles from the third occurrence on), but the last cycle is what a reader
+/// needs to see, and from the third occurrence on it repeats the one before.
+fn last_cycle<'a>(pos: &Position, c: &'a CycleReport) -> (usize, &'a [ClassifiedMove]) {
+    let history = pos.history();
+    let from = (c.start_ply..history.len())
+        .rev()
+        .find(|&i| history[i].key == pos.key())
+        .unwrap_or(c.start_ply);
+    (from, &c.moves[from - c.start_ply..])
+}
+
+/// The text report: the last cycle's moves, side summaries, must-vary
+/// advice, and the `result` line last.
+pub fn render_text(pos: &Position, j: &Judgement) -> String {
     let mut out = String::new();
     if let Some(c) = &j.cycle {
+        let (from, moves) = last_cycle(pos, c);
         out.push_str(&format!(
-            "repetition occurrence {} from ply {}\n",
+            "repetition occurrence {} cycle from ply {}\n",
             c.occurrence,
-            c.start_ply + 1
+            from + 1
         ));
-        for m in &c.moves {
+        for m in moves {
             out.push_str(&move_line(m));
             out.push('\n');
         }
@@ -208,7 +222,8 @@ pub fn render_json(pos: &Position, j: &Judgement) -> String {
     let cycle = match &j.cycle {
         None => "null".to_string(),
         Some(c) => {
-            let moves: Vec<String> = c.moves.iter().map(move_json).collect();
+            let (from, moves) = last_cycle(pos, c);
+            let moves: Vec<String> = moves.iter().map(move_json).collect();
             let must_vary = c.must_vary.as_ref().map_or("null".to_string(), |mv| {
                 format!(
                     "{{\"side\":{},\"move\":{}}}",
@@ -219,7 +234,7 @@ pub fn render_json(pos: &Position, j: &Judgement) -> String {
             format!(
                 "{{\"occurrence\":{},\"start_ply\":{},\"moves\":[{}],\"red\":{},\"black\":{},\"must_vary\":{}}}",
                 c.occurrence,
-                c.start_ply + 1,
+                from + 1,
                 moves.join(","),
                 json_str(side_summary(&c.red)),
                 json_str(side_summary(&c.black)),
