@@ -135,3 +135,34 @@ fn must_vary_names_the_offender_when_it_is_not_to_move() {
     assert_eq!(mv.side, chuhe::board::Color::Black);
     assert_eq!(mv.banned.to_string(), "h2h4");
 }
+
+/// The text report lists the last cycle, each move with its class, before
+/// the summaries and the result line.
+#[test]
+fn binary_prints_the_last_cycle_with_classes() {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args([
+            "judge",
+            "--fen",
+            "3k5/9/9/9/c7R/9/9/9/9/4K4 w - - 0 1",
+            "--moves",
+            "i5i9 d9d8 i9i5 d8d9 i5i9 d9d8 i9i5 d8d9",
+        ])
+        .output()
+        .expect("run chuhe judge");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "repetition occurrence 3 cycle from ply 5",
+        "{text}"
+    );
+    assert_eq!(lines[1], "i5i9 check");
+    assert_eq!(lines[2], "d9d8 idle");
+    assert!(
+        lines[3].starts_with("i9i5 ") && lines[3].contains("chase cannon a5"),
+        "{text}"
+    );
+    assert_eq!(lines[4], "d8d9 idle");
+    assert_eq!(lines[5], "red forbidden");
+    assert_eq!(lines.last(), Some(&"result 0-1 perpetual-attack"));
+}
