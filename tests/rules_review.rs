@@ -377,3 +377,52 @@ fn bottom_pawn_is_winning_material() {
     assert!(!rules::no_winning_material(&before));
     assert_eq!(rules::judge(&before), None);
 }
+
+/// 27.1 其他棋子和帅同时捉吃 ... 均按捉处理: the king counts as a supporter.
+/// Rf4 attacks the cannon f1, which the rook i1 protects along rank 1; the
+/// red king e1 also attacks f1. RxC RxR KxR wins a cannon: chase. (Rg4 is
+/// idle: allowed, draw.)
+#[test]
+fn attack_supported_by_the_king_chases() {
+    let (fen, cycle) = (
+        "3k5/9/9/9/9/5R3/9/9/4Kc2r/9 w - - 0 1",
+        "f4g4 d9d8 g4f4 d8d9",
+    );
+    check(
+        fen,
+        cycle,
+        &[Idle, Idle, Chase, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(fen, cycle, 2), ["cannon f1"]);
+}
+
+/// Control: with the red king on e0 (not touching f1) RxC RxR just loses a
+/// rook for a cannon: idle.
+#[test]
+fn same_attack_without_the_king_is_idle() {
+    check(
+        "3k5/9/9/9/9/5R3/9/9/5c2r/4K4 w - - 0 1",
+        "f4g4 d9d8 g4f4 d8d9",
+        &[Idle, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
+
+/// 29.4 (and 棋例细则 7): the same king-supported attack, but with the
+/// protecting rook on f9 and the black king on d9. After RxC on f1, Re9 is
+/// mate (the red king's d1 faces the black king, f1 holds its own rook, e0
+/// and e2 stay on the checked file), so taking is impossible in practice and
+/// Rf0 is idle.
+#[test]
+fn supported_attack_whose_capture_allows_mate_is_idle() {
+    check(
+        "3k1r3/9/9/9/9/9/9/9/4Kc3/6R2 w - - 0 1",
+        "g0f0 d9d8 f0g0 d8d9",
+        &[Idle, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}

@@ -27,8 +27,17 @@
 //! the rules leave room (see the submodules): a mate threat, like a chase,
 //! must be new (a mate the mover could already play is not threatened by its
 //! move); chases through a check look one quiet check deep; mate threats
-//! look for mates of up to three checks within a node budget; 27.3 (taking
-//! a defensive point for a plain draw) is not modelled.
+//! look for mates of up to three checks within a node budget.
+//!
+//! 27.3 is not modelled: a move that takes a defensive key point and at
+//! once makes a plain draw (简明和棋) stays a chase if it newly attacks an
+//! advisor or elephant. Modelling it needs two judgements the rules leave
+//! to the arbiter's eye: which point is a key defensive one, and that the
+//! position after the move is a plain draw (a drawn ending, not merely a
+//! level one). A cheap proxy (say, "the mover has no attacking piece across
+//! the river") would also excuse genuine perpetual chases of an advisor by
+//! a defending rook, turning a loss for the chaser into a draw; so a
+//! perpetual chase of advisors or elephants is judged like any other.
 
 mod chase;
 mod classify;
