@@ -426,3 +426,38 @@ fn supported_attack_whose_capture_allows_mate_is_idle() {
         Reason::RepetitionDraw,
     );
 }
+
+/// 29.1/29.3: winning a piece "through a check" must still win material.
+/// The knight d9 is protected by its king (Rxd9 Kxd9), so Rd2 alone does
+/// not chase it. From f3 the rook can check with Rf9+, but the king takes
+/// it (Kxf9; Ke8 also answers), and Rxd9 then gets a knight for the rook:
+/// no gain, so Rf3 is idle. (The judge used to count the knight as won
+/// through the check, ignoring the rook given up: a false chase.)
+#[test]
+fn check_that_loses_the_checker_wins_nothing() {
+    check(
+        "3nk4/9/9/4p1p2/9/n8/6R2/3R5/9/4K4 w - - 0 1",
+        "g3f3 a4b6 f3g3 b6a4",
+        &[Idle, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
+
+/// Control: with the red king on f0 the king cannot take on f9 (it would
+/// face the red king), so Rf9+ Ke8 Rxd9 wins the knight clean: Rf3 chases.
+#[test]
+fn check_that_keeps_the_checker_wins_the_piece() {
+    let (fen, cycle) = (
+        "3nk4/9/9/4p1p2/9/n8/6R2/3R5/9/5K3 w - - 0 1",
+        "g3f3 a4b6 f3g3 b6a4",
+    );
+    check(
+        fen,
+        cycle,
+        &[Chase, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(fen, cycle, 0), ["knight d9"]);
+}

@@ -61,7 +61,7 @@ pub fn is_material(piece: Piece, sq: Square) -> bool {
 /// pieces already checking it still counts: it tells what the mover was
 /// attacking before it had to answer the check, for the 从捉到捉 comparison.
 pub fn threats(pos: &mut Position, relaxed: bool, via_check: bool) -> Threats {
-    let mut out = direct_threats(pos, relaxed);
+    let mut out = direct_threats(pos, relaxed, 0);
     if via_check && !pos.in_check() {
         let won = won_after_check(pos);
         out.by_pieces |= won.by_pieces;
@@ -85,8 +85,14 @@ fn won_after_check(pos: &mut Position) -> Threats {
         pos.make_move(check);
         let mut common: Option<Threats> = None;
         for answer in pos.legal_moves() {
+            // An answer that takes something (the checker, most often) costs
+            // the checking side that much: the capture that follows must win
+            // more than it, or the check only trades material (得子, 29.3).
+            let lost = pos
+                .piece_at(answer.to())
+                .map_or(0, |p| value(p, answer.to()));
             pos.make_move(answer);
-            let t = direct_threats(pos, false);
+            let t = direct_threats(pos, false, lost);
             pos.unmake_move();
             let acc = match common {
                 None => t,
@@ -114,7 +120,9 @@ fn won_after_check(pos: &mut Position) -> Threats {
     out
 }
 
-fn direct_threats(pos: &mut Position, relaxed: bool) -> Threats {
+/// Targets whose capture wins more than `lost` (material already given up
+/// on the way, 0 for a capture next move).
+fn direct_threats(pos: &mut Position, relaxed: bool, lost: i32) -> Threats {
     let us = pos.side_to_move();
     let mut caps = MoveList::new();
     let in_check = pos.in_check();
@@ -142,7 +150,7 @@ fn direct_threats(pos: &mut Position, relaxed: bool) -> Threats {
         if is_exchange_offer(pos, attacker, from, target, to) {
             continue;
         }
-        if !wins_material(pos, mv, us) {
+        if !wins_material(pos, mv, us, lost) {
             continue;
         }
         if attacker.kind() == PieceKind::Pawn {
@@ -182,8 +190,9 @@ fn is_exchange_offer(pos: &mut Position, a: Piece, from: Square, t: Piece, to: S
 }
 
 /// Whether capturing with `mv` and the best exchange that follows on that
-/// square leave `us` ahead, and the capture does not allow mate at once (29.4).
-fn wins_material(pos: &mut Position, mv: Move, us: Color) -> bool {
+/// square leave `us` more than `lost` ahead, and the capture does not allow
+/// mate at once (29.4).
+fn wins_material(pos: &mut Position, mv: Move, us: Color, lost: i32) -> bool {
     let to = mv.to();
     let Some(target) = pos.piece_at(to) else {
         return false;
@@ -193,9 +202,9 @@ fn wins_material(pos: &mut Position, mv: Move, us: Color) -> bool {
     let ok = if pos.checkers_of(!us).any() {
         // Only in the relaxed look-back: the old check still stands, so the
         // exchange is read on the square alone.
-        gained - exchange_on(pos, to) > 0
+        gained - exchange_on(pos, to) > lost
     } else {
-        gained - exchange_on(pos, to) > 0 && !has_mate_in_one(pos)
+        gained - exchange_on(pos, to) > lost && !has_mate_in_one(pos)
     };
     pos.unmake_move();
     ok
