@@ -6,9 +6,10 @@
 //! king can legally take it (at once, or after a quiet check whatever the
 //! answer) and the exchange that follows on that square wins material (so
 //! an unprotected piece, a piece whose protector is pinned or would expose
-//! its king, and a rook attacked by a knight or cannon all count), unless the attack is an exchange offer between pieces of the same
-//! kind that can take each other (兑), or taking would let the opponent mate
-//! at once. Pawn attackers are kept apart: a pawn's attack is a chase only
+//! its king, and a rook attacked by a knight or cannon all count; after a
+//! check, net of whatever the answer took, the checker say), unless the
+//! attack is an exchange offer between pieces of the same kind that can
+//! take each other (兑), or taking would let the opponent mate at once. Pawn attackers are kept apart: a pawn's attack is a chase only
 //! when both sides attack perpetually (27.2).
 
 use crate::board::{Bitboard, Color, GenType, Move, MoveList, Piece, PieceKind, Position, Square};
