@@ -461,3 +461,31 @@ fn check_that_keeps_the_checker_wins_the_piece() {
     );
     assert_eq!(chased(fen, cycle, 0), ["knight d9"]);
 }
+
+/// 28.16 假根 through a cannon screen: the red cannon e2 looks at the black
+/// king over two pieces (the knight e5 and the rook e7), so neither may
+/// leave the file. The rook e7's "protection" of b7 and c7 along rank 7 is
+/// fake, and the red rook following the cannon between them chases it every
+/// move: Red loses.
+#[test]
+fn protector_pinned_by_a_cannon_is_fake() {
+    check(
+        "4k4/9/2c1r4/9/4n4/9/9/4C4/1R7/3K5 w - - 0 1",
+        "b1c1 c7b7 c1b1 b7c7",
+        &[Chase, Idle, Chase, Idle],
+        RED_LOSES,
+        Reason::PerpetualAttack,
+    );
+}
+
+/// Control: without the red cannon the rook e7 protects: RxC RxR, idle.
+#[test]
+fn protector_without_the_cannon_is_real() {
+    check(
+        "4k4/9/2c1r4/9/4n4/9/9/9/1R7/3K5 w - - 0 1",
+        "b1c1 c7b7 c1b1 b7c7",
+        &[Idle, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
