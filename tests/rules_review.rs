@@ -103,9 +103,9 @@ fn chasing_a_crossed_pawn_is_forbidden() {
     );
 }
 
-/// 25.3: an uncrossed pawn is not material. The rook swings b3/h3 and
-/// attacks the black pawn c6/g6 in turn... on the c and g files the pawns
-/// stand on their own side of the river, so nothing is chased. Draw.
+/// 25.3: an uncrossed pawn is not material. The rook swings between c3 and
+/// g3 and attacks the black pawns c6 and g6 in turn, but they stand on
+/// their own side of the river, so nothing is chased. Draw.
 #[test]
 fn attacking_uncrossed_pawns_is_idle() {
     check(
