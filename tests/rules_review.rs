@@ -5,43 +5,12 @@
 //! cites the seeds (../shared/seeds, 1999 rulebook 第24-29条 and 棋例细则).
 
 use chuhe::board::Position;
-use chuhe::rules::{self, judge_repetition, MoveClass, Outcome, Reason, RepetitionScore};
-use chuhe::tools::judge::replay;
+use chuhe::rules::{self, judge_repetition, MoveClass, Outcome, Reason};
 use MoveClass::*;
 
-/// Plays `cycle` twice from `fen`.
-fn twice(fen: &str, cycle: &str) -> Position {
-    replay(Some(fen), &format!("{cycle} {cycle}")).expect("the cycle is legal")
-}
-
-/// Asserts the classes of one cycle's moves (both cycles must agree), the
-/// verdict at the third occurrence, and the search's view of one cycle
-/// (Red is to move at the end of every cycle here).
-fn check(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome, reason: Reason) {
-    let pos = twice(fen, cycle);
-    let report = judge_repetition(&pos).expect("a repetition");
-    assert_eq!(report.occurrence, 3);
-    let got: Vec<MoveClass> = report.moves.iter().map(|m| m.class).collect();
-    let want: Vec<MoveClass> = classes.iter().chain(classes).copied().collect();
-    assert_eq!(got, want, "classes of {cycle} from {fen}");
-    let v = rules::judge(&pos).expect("judged at the third occurrence");
-    assert_eq!(
-        (v.outcome, v.reason),
-        (outcome, reason),
-        "verdict of {cycle}"
-    );
-    let want = match outcome {
-        Outcome::Draw => RepetitionScore::Draw,
-        Outcome::RedWins => RepetitionScore::Win,
-        Outcome::BlackWins => RepetitionScore::Loss,
-    };
-    let plies = cycle.split_whitespace().count();
-    assert_eq!(
-        rules::repetition_in_search(&pos, plies),
-        want,
-        "search view"
-    );
-}
+mod common;
+use chuhe::tools::judge::replay;
+use common::{check, twice};
 
 /// The targets named for ply `ply` of the judged stretch.
 fn chased(fen: &str, cycle: &str, ply: usize) -> Vec<String> {
