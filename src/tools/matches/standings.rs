@@ -28,13 +28,10 @@ impl std::str::FromStr for Scale {
     type Err = String;
     /// `win,draw,loss`, e.g. `2,1,0` or `3,1,0`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let v: Vec<f64> = s
-            .split(',')
-            .map(|x| x.trim().parse::<f64>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| format!("scale '{s}': expected win,draw,loss"))?;
+        let v = super::stats::parse_numbers(s)
+            .ok_or_else(|| format!("scale '{s}': expected win,draw,loss"))?;
         match v[..] {
-            [win, draw, loss] if v.iter().all(|x| x.is_finite()) => Ok(Scale { win, draw, loss }),
+            [win, draw, loss] => Ok(Scale { win, draw, loss }),
             _ => Err(format!("scale '{s}': expected three numbers win,draw,loss")),
         }
     }

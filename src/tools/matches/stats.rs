@@ -95,6 +95,13 @@ pub fn los(wdl: &Wdl) -> f64 {
     0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
 }
 
+/// A comma-separated list of finite numbers (`2,1,0`, `0,10,0.05,0.05`).
+pub fn parse_numbers(s: &str) -> Option<Vec<f64>> {
+    s.split(',')
+        .map(|x| x.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
+        .collect()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     pub elo0: f64,
@@ -116,11 +123,8 @@ impl std::str::FromStr for Sprt {
     type Err = String;
     /// `elo0,elo1,alpha,beta`, e.g. `0,10,0.05,0.05`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let v: Vec<f64> = s
-            .split(',')
-            .map(|x| x.trim().parse::<f64>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| format!("--sprt '{s}': expected elo0,elo1,alpha,beta"))?;
+        let v = parse_numbers(s)
+            .ok_or_else(|| format!("--sprt '{s}': expected elo0,elo1,alpha,beta"))?;
         let [elo0, elo1, alpha, beta] = v[..] else {
             return Err(format!("--sprt '{s}': expected four numbers"));
         };
