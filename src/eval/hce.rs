@@ -4,7 +4,9 @@
 //! defenders left around the own king, and connected pawns across the river.
 
 use super::psqt;
-use crate::board::attacks::{between, bishop_attacks, knight_attacks, rook_attacks};
+use crate::board::attacks::{
+    between, bishop_attacks, cannon_captures, knight_attacks, pawn_attacks, rook_attacks,
+};
 use crate::board::{Bitboard, Color, PieceKind, Position, Square};
 
 /// Bonus for having the move, so that odd and even plies agree better.
@@ -18,6 +20,12 @@ const PHASE_MAX: i32 = 4 * PHASE_ROOK + 8 * PHASE_MINOR;
 /// A knight's value by the number of points it can move to: a knight with
 /// its legs blocked is nearly worthless in xiangqi.
 const KNIGHT_MOBILITY: [i32; 9] = [-40, -24, -10, -2, 4, 8, 11, 13, 15];
+
+/// An enemy rook attacked by a cheaper piece, and an enemy knight or cannon
+/// attacked by a pawn: the quiescence search only sees such threats once
+/// they are carried out, and a stand-pat score ignores two at once.
+const THREAT_ON_ROOK: i32 = 30;
+const THREAT_ON_MINOR: i32 = 20;
 
 const fn zone(color: Color) -> Bitboard {
     // Files c-g and the three palace ranks plus the one before them.
@@ -112,6 +120,8 @@ fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
     let own = pos.color_bb(us);
     let their_king = pos.king(them);
     let (mut mg, mut eg) = (0, 0);
+    let mut minor_att = Bitboard::EMPTY;
+    let mut pawn_att = Bitboard::EMPTY;
 
     for sq in pos.pieces(us, PieceKind::Rook) {
         let mob = (rook_attacks(sq, occ) & !own).count() as i32;
@@ -122,12 +132,15 @@ fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
         }
     }
     for sq in pos.pieces(us, PieceKind::Knight) {
-        let mob = (knight_attacks(sq, occ) & !own).count() as usize;
+        let att = knight_attacks(sq, occ);
+        minor_att |= att;
+        let mob = (att & !own).count() as usize;
         let v = KNIGHT_MOBILITY[mob.min(8)];
         mg += v;
         eg += v;
     }
     for sq in pos.pieces(us, PieceKind::Cannon) {
+        minor_att |= cannon_captures(sq, occ);
         let quiet = (rook_attacks(sq, occ) & !occ).count() as i32;
         mg += quiet;
         eg += quiet / 2;
@@ -141,6 +154,13 @@ fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
             }
         }
     }
+
+    for sq in pos.pieces(us, PieceKind::Pawn) {
+        pawn_att |= pawn_attacks(us, sq);
+    }
+    let threats = threats(pos, them, minor_att, pawn_att);
+    mg += threats;
+    eg += threats;
 
     let attackers = pos.pieces(us, PieceKind::Rook)
         | pos.pieces(us, PieceKind::Knight)
@@ -185,6 +205,18 @@ fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
     (mg, eg)
 }
 
+/// What `them` stands to lose to the cheap attackers of the other side,
+/// given the points its knights and cannons (`minor_att`) and pawns
+/// (`pawn_att`) attack.
+#[inline(always)]
+fn threats(pos: &Position, them: Color, minor_att: Bitboard, pawn_att: Bitboard) -> i32 {
+    let on_rooks = ((minor_att | pawn_att) & pos.pieces(them, PieceKind::Rook)).count() as i32;
+    let on_minors = (pawn_att
+        & (pos.pieces(them, PieceKind::Knight) | pos.pieces(them, PieceKind::Cannon)))
+    .count() as i32;
+    on_rooks * THREAT_ON_ROOK + on_minors * THREAT_ON_MINOR
+}
+
 #[inline]
 fn home_half(color: Color) -> Bitboard {
     match color {
@@ -221,6 +253,30 @@ mod tests {
         // Two advisors and two elephants against a bare king: a dead draw.
         let v = eval("3k5/9/9/9/9/9/9/9/9/2BAKAB2 w - - 0 1");
         assert!(v.abs() < 30, "{v}");
+    }
+
+    #[test]
+    fn threats_count_rooks_hit_by_minors_and_minors_hit_by_pawns() {
+        // Black rook on e7 in reach of the red knight on d5 and the red pawn
+        // on e6; black cannon on f7 in reach of nothing red.
+        let pos = Position::from_fen("3k5/9/4rc3/4P4/3N5/9/9/9/9/4K4 w - - 0 1").unwrap();
+        let occ = pos.occupied();
+        let knight = knight_attacks(Square::from_index(5 * 9 + 3), occ);
+        let pawn = pawn_attacks(Color::Red, Square::from_index(6 * 9 + 4));
+        assert!(knight.has(Square::from_index(7 * 9 + 4)));
+        assert_eq!(
+            threats(&pos, Color::Black, knight, Bitboard::EMPTY),
+            THREAT_ON_ROOK
+        );
+        // Two attackers on one rook still count it once.
+        assert_eq!(threats(&pos, Color::Black, knight, pawn), THREAT_ON_ROOK);
+        // Against a cannon only a pawn counts.
+        let on_cannon = Bitboard::from_square(Square::from_index(7 * 9 + 5));
+        assert_eq!(threats(&pos, Color::Black, on_cannon, Bitboard::EMPTY), 0);
+        assert_eq!(
+            threats(&pos, Color::Black, Bitboard::EMPTY, on_cannon),
+            THREAT_ON_MINOR
+        );
     }
 
     #[test]

@@ -1,14 +1,26 @@
 //! Move-ordering memory kept between nodes and between searches of one game:
-//! the butterfly history of quiet moves and the countermove table.
+//! the butterfly history of quiet moves, the continuation history of quiet
+//! replies to the moves one and two plies earlier, and the countermove table.
 
 use crate::board::{Move, Piece, Position};
 
 /// History values stay inside ±HISTORY_MAX by the gravity update.
 pub const HISTORY_MAX: i32 = 16384;
 
+/// A (piece, destination) pair flattened to one index, the key of the
+/// continuation history on both sides.
+const PIECE_TO: usize = 14 * 90;
+
+/// A continuation key standing for "no move" (the root, or a null move):
+/// its row is read like any other but never rewarded.
+pub const NO_CONT: usize = PIECE_TO;
+
 pub struct Heuristics {
     /// [side][from][to]: how often a quiet move caused a cutoff lately.
     history: Box<[[[i32; 90]; 90]; 2]>,
+    /// [earlier piece-to][piece-to]: how well a quiet move answered an
+    /// earlier move. The row NO_CONT stays zero.
+    cont: Box<[i16]>,
     /// [piece][to] of the previous move: the quiet reply that refuted it.
     counter: Box<[[Move; 90]; 14]>,
 }
@@ -17,9 +29,22 @@ impl Default for Heuristics {
     fn default() -> Self {
         Heuristics {
             history: Box::new([[[0; 90]; 90]; 2]),
+            // Built on the heap: 3 MB is too much for a thread's stack.
+            cont: vec![0; (PIECE_TO + 1) * PIECE_TO].into_boxed_slice(),
             counter: Box::new([[Move::NONE; 90]; 14]),
         }
     }
+}
+
+/// The continuation key of `mv` by `piece`.
+#[inline]
+pub fn cont_key(piece: Piece, mv: Move) -> usize {
+    piece.index() * 90 + mv.to().index()
+}
+
+#[inline]
+fn gravity(h: i32, bonus: i32) -> i32 {
+    h + bonus - h * bonus.abs() / HISTORY_MAX
 }
 
 impl Heuristics {
@@ -36,7 +61,35 @@ impl Heuristics {
     #[inline]
     pub fn update_quiet(&mut self, side: usize, mv: Move, bonus: i32) {
         let h = &mut self.history[side][mv.from().index()][mv.to().index()];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        *h = gravity(*h, bonus);
+    }
+
+    /// The continuation score of the move with key `key` after the earlier
+    /// move with key `earlier`.
+    #[inline]
+    pub fn cont(&self, earlier: usize, key: usize) -> i32 {
+        self.cont[earlier * PIECE_TO + key] as i32
+    }
+
+    #[inline]
+    pub fn update_cont(&mut self, earlier: usize, key: usize, bonus: i32) {
+        if earlier == NO_CONT {
+            return;
+        }
+        let h = &mut self.cont[earlier * PIECE_TO + key];
+        *h = gravity(*h as i32, bonus) as i16;
+    }
+
+    /// Butterfly and continuation history together, the order of quiet moves.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, mv: Move, conts: [usize; 2]) -> i32 {
+        let side = pos.side_to_move().index();
+        let mut s = self.quiet(side, mv);
+        if let Some(p) = pos.piece_at(mv.from()) {
+            let k = cont_key(p, mv);
+            s += self.cont(conts[0], k) + self.cont(conts[1], k);
+        }
+        s
     }
 
     #[inline]
@@ -63,4 +116,40 @@ pub fn previous_move(pos: &Position) -> Option<(Piece, Move)> {
         return None;
     }
     pos.piece_at(last.mv.to()).map(|p| (p, last.mv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, PieceKind, START_FEN};
+
+    #[test]
+    fn continuation_history_rewards_the_reply_to_its_earlier_move() {
+        let pos = Position::from_fen(START_FEN).unwrap();
+        let mut h = Heuristics::default();
+        let earlier = cont_key(
+            Piece::new(Color::Black, PieceKind::Knight),
+            "h9g7".parse().unwrap(),
+        );
+        let reply: Move = "h2e2".parse().unwrap();
+        let key = cont_key(pos.piece_at(reply.from()).unwrap(), reply);
+        h.update_cont(earlier, key, 500);
+        assert_eq!(h.cont(earlier, key), 500);
+        // Counted once for each earlier move it is keyed to.
+        assert_eq!(h.quiet_score(&pos, reply, [earlier, NO_CONT]), 500);
+        assert_eq!(h.quiet_score(&pos, reply, [earlier, earlier]), 1000);
+        // Another earlier move knows nothing of it.
+        assert_eq!(h.quiet_score(&pos, reply, [NO_CONT, NO_CONT]), 0);
+    }
+
+    #[test]
+    fn continuation_history_stays_bounded_and_ignores_no_move() {
+        let mut h = Heuristics::default();
+        for _ in 0..1000 {
+            h.update_cont(3, 7, HISTORY_MAX / 8);
+            h.update_cont(NO_CONT, 7, HISTORY_MAX / 8);
+        }
+        assert!(h.cont(3, 7) > 0 && h.cont(3, 7) <= HISTORY_MAX);
+        assert_eq!(h.cont(NO_CONT, 7), 0);
+    }
 }

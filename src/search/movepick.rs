@@ -3,7 +3,7 @@
 //! history, and losing captures last. Most cutoffs happen before the quiet
 //! moves are ever generated.
 
-use super::history::Heuristics;
+use super::history::{Heuristics, NO_CONT};
 use super::see::see_ge;
 use crate::board::{GenType, Move, MoveList, Position, MAX_MOVES};
 use crate::eval::psqt::SEE_VALUE;
@@ -36,6 +36,8 @@ pub struct MovePicker {
     cur: usize,
     bad: ArrayVec<Move, MAX_MOVES>,
     bad_cur: usize,
+    /// Continuation keys of the moves one and two plies back.
+    conts: [usize; 2],
     /// Set by the search once late quiet moves are pruned anyway.
     pub skip_quiets: bool,
 }
@@ -60,13 +62,16 @@ impl MovePicker {
         tt_move: Move,
         killers: [Move; 2],
         counter: Move,
+        conts: [usize; 2],
     ) -> Self {
         let after_tt = if in_check {
             Stage::GenEvasions
         } else {
             Stage::GenCaptures
         };
-        Self::with(pos, tt_move, [killers[0], killers[1], counter], after_tt)
+        let mut mp = Self::with(pos, tt_move, [killers[0], killers[1], counter], after_tt);
+        mp.conts = conts;
+        mp
     }
 
     /// For the quiescence search: captures, or all evasions when in check.
@@ -95,6 +100,7 @@ impl MovePicker {
             cur: 0,
             bad: ArrayVec::new(),
             bad_cur: 0,
+            conts: [NO_CONT; 2],
             skip_quiets: false,
         }
     }
@@ -181,8 +187,8 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    let side = pos.side_to_move().index();
-                    self.fill(pos, GenType::Quiets, |m| heur.quiet(side, m));
+                    let conts = self.conts;
+                    self.fill(pos, GenType::Quiets, |m| heur.quiet_score(pos, m, conts));
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -204,12 +210,12 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenEvasions => {
-                    let side = pos.side_to_move().index();
+                    let conts = self.conts;
                     self.fill(pos, GenType::All, |m| {
                         if pos.is_capture(m) {
                             (1 << 20) + mvv_lva(pos, m)
                         } else {
-                            heur.quiet(side, m)
+                            heur.quiet_score(pos, m, conts)
                         }
                     });
                     self.stage = Stage::Evasions;

@@ -2,7 +2,7 @@
 //! principal-variation alpha-beta search and a quiescence search, sharing
 //! only the transposition table and the stop flags with the other threads.
 
-use super::history::{previous_move, Heuristics, HISTORY_MAX};
+use super::history::{cont_key, previous_move, Heuristics, HISTORY_MAX, NO_CONT};
 use super::limits::{Limits, SearchInfo, StopHandle};
 use super::movepick::MovePicker;
 use super::see::see_ge;
@@ -79,6 +79,9 @@ struct Frame {
     /// Whether the side to move here is in check, when the parent already
     /// knew (it computed `gives_check` for the move that led here).
     check_known: Option<bool>,
+    /// Continuation key of the move played from this node (NO_CONT for a
+    /// null move or none yet).
+    cont: usize,
 }
 
 /// The outcome of one thread's iterative deepening.
@@ -132,6 +135,7 @@ impl<'a> Worker<'a> {
                     static_eval: EVAL_NONE,
                     plies_from_null: usize::MAX / 2,
                     check_known: None,
+                    cont: NO_CONT,
                 };
                 MAX_PLY + 4
             ],
@@ -199,6 +203,10 @@ impl<'a> Worker<'a> {
     fn make(&mut self, mv: Move, ply: usize, gives_check: Option<bool>) {
         let key = key_after(&self.pos, mv);
         self.shared.tt.prefetch(key);
+        self.stack[ply].cont = self
+            .pos
+            .piece_at(mv.from())
+            .map_or(NO_CONT, |p| cont_key(p, mv));
         self.pos.make_move(mv);
         debug_assert_eq!(key, self.pos.key());
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
@@ -385,6 +393,7 @@ impl<'a> Worker<'a> {
                 && self.has_big_pieces()
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].cont = NO_CONT;
                 self.pos.make_null();
                 self.stack[ply + 1].plies_from_null = 0;
                 // Passing is only tried out of check, and the opponent
@@ -416,11 +425,11 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
-        let us = self.pos.side_to_move().index();
         let prev = previous_move(&self.pos);
         let counter = self.heur.counter(prev);
         let killers = self.stack[ply].killers;
-        let mut mp = MovePicker::new(&self.pos, in_check, tt_move, killers, counter);
+        let conts = self.conts(ply);
+        let mut mp = MovePicker::new(&self.pos, in_check, tt_move, killers, counter, conts);
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
@@ -434,7 +443,11 @@ impl<'a> Worker<'a> {
             move_count += 1;
             let capture = self.pos.is_capture(mv);
             let gives_check = self.pos.gives_check(mv);
-            let hist = if capture { 0 } else { self.heur.quiet(us, mv) };
+            let hist = if capture {
+                0
+            } else {
+                self.heur.quiet_score(&self.pos, mv, conts)
+            };
             let refutation = killers.contains(&mv) || mv == counter;
 
             // Quiet moves are pruned only while no forced win is at stake: a
@@ -450,7 +463,7 @@ impl<'a> Worker<'a> {
                     if !in_check && lmr_depth < 6 && eval + 110 + 100 * lmr_depth <= alpha {
                         continue;
                     }
-                    if lmr_depth < 3 && hist < -3000 * depth {
+                    if lmr_depth < 3 && hist < -4000 * depth {
                         continue;
                     }
                     if !in_check && !see_ge(&self.pos, mv, -30 * lmr_depth * lmr_depth) {
@@ -477,7 +490,7 @@ impl<'a> Worker<'a> {
                 let mut r = reduction(depth, move_count);
                 r += (!pv) as i32 + cut as i32 - improving as i32;
                 r -= refutation as i32 + gives_check as i32;
-                r -= hist / 6000;
+                r -= hist / 8000;
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 v = -self.search(false, d, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && d < new_depth {
@@ -522,7 +535,7 @@ impl<'a> Worker<'a> {
         }
 
         if best >= beta && !self.pos.is_capture(best_move) {
-            self.reward_quiet(ply, best_move, &quiets, depth, prev);
+            self.reward_quiet(ply, best_move, &quiets, depth, prev, conts);
         }
 
         let bound = if best >= beta {
@@ -545,12 +558,15 @@ impl<'a> Worker<'a> {
         tried: &[Move],
         depth: i32,
         prev: Option<(crate::board::Piece, Move)>,
+        conts: [usize; 2],
     ) {
         let us = self.pos.side_to_move().index();
         let bonus = (depth * depth * 16 + 32).min(HISTORY_MAX / 8);
         self.heur.update_quiet(us, mv, bonus);
+        self.reward_cont(mv, conts, bonus);
         for &q in tried {
             self.heur.update_quiet(us, q, -bonus);
+            self.reward_cont(q, conts, -bonus);
         }
         let k = &mut self.stack[ply].killers;
         if k[0] != mv {
@@ -558,6 +574,26 @@ impl<'a> Worker<'a> {
             k[0] = mv;
         }
         self.heur.set_counter(prev, mv);
+    }
+
+    fn reward_cont(&mut self, mv: Move, conts: [usize; 2], bonus: i32) {
+        if let Some(p) = self.pos.piece_at(mv.from()) {
+            let k = cont_key(p, mv);
+            self.heur.update_cont(conts[0], k, bonus);
+            self.heur.update_cont(conts[1], k, bonus);
+        }
+    }
+
+    /// Continuation keys of the moves one and two plies before `ply`.
+    fn conts(&self, ply: usize) -> [usize; 2] {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].cont
+            } else {
+                NO_CONT
+            }
+        };
+        [back(1), back(2)]
     }
 
     fn qsearch(&mut self, pv: bool, mut alpha: i32, beta: i32, ply: usize) -> i32 {
