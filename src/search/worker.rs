@@ -7,7 +7,7 @@ use super::limits::{Limits, SearchInfo, StopHandle};
 use super::movepick::MovePicker;
 use super::see::see_ge;
 use super::time::TimeManager;
-use super::tt::{Bound, Tt};
+use super::tt::{Bound, Tt, TtHit};
 use super::values::*;
 use crate::board::{zobrist, Move, PieceKind, Position};
 use crate::eval::{evaluate, psqt::SEE_VALUE};
@@ -326,14 +326,8 @@ impl<'a> Worker<'a> {
             hit.map_or(Move::NONE, |h| h.mv)
         };
         if let Some(h) = hit {
-            let s = from_tt(h.score, ply);
             if !pv && h.depth >= depth {
-                let fits = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if fits {
+                if let Some(s) = tt_cutoff(&h, ply, alpha, beta) {
                     return s;
                 }
             }
@@ -612,14 +606,8 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
         if let Some(h) = hit {
-            let s = from_tt(h.score, ply);
             if !pv {
-                let fits = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if fits {
+                if let Some(s) = tt_cutoff(&h, ply, alpha, beta) {
                     return s;
                 }
             }
@@ -835,4 +823,16 @@ impl<'a> Worker<'a> {
             currmove: None,
         });
     }
+}
+
+/// The stored score, if its bound alone settles the node against the window.
+#[inline]
+fn tt_cutoff(h: &TtHit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(h.score, ply);
+    let fits = match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    fits.then_some(s)
 }

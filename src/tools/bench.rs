@@ -61,6 +61,16 @@ impl BenchResult {
     pub fn nps(&self) -> u64 {
         self.nodes * 1000 / self.time_ms.max(1)
     }
+
+    /// The closing line of a bench run, in the same form as perft's.
+    pub fn summary(&self) -> String {
+        format!(
+            "nodes {} time {} nps {}",
+            self.nodes,
+            self.time_ms,
+            self.nps()
+        )
+    }
 }
 
 /// Searches one position with the given limits, printing every info line
@@ -99,12 +109,7 @@ pub fn analyse(
         "bestmove {best} depth {} score {:?}",
         r.depth, r.score
     ));
-    out(&format!(
-        "nodes {} time {} nps {}",
-        result.nodes,
-        result.time_ms,
-        result.nps()
-    ));
+    out(&result.summary());
     result
 }
 
@@ -147,11 +152,6 @@ pub fn run(depth: u32, threads: usize, hash_mb: usize, out: &mut dyn FnMut(&str)
         nodes: total,
         time_ms: start.elapsed().as_millis() as u64,
     };
-    out(&format!(
-        "nodes {} time {} nps {}",
-        result.nodes,
-        result.time_ms,
-        result.nps()
-    ));
+    out(&result.summary());
     result
 }

@@ -205,6 +205,14 @@ pub fn format_table(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn game(red: usize, black: usize, outcome: Outcome) -> Played {
+        Played {
+            red,
+            black,
+            outcome,
+        }
+    }
     use Outcome::*;
 
     fn names(n: usize) -> Vec<String> {
@@ -214,23 +222,7 @@ mod tests {
     #[test]
     fn points_and_small_points() {
         // E0 beats E1, draws E2; E1 beats E2; E2 beats... nobody.
-        let g = [
-            Played {
-                red: 0,
-                black: 1,
-                outcome: RedWins,
-            },
-            Played {
-                red: 2,
-                black: 0,
-                outcome: Draw,
-            },
-            Played {
-                red: 1,
-                black: 2,
-                outcome: RedWins,
-            },
-        ];
+        let g = [game(0, 1, RedWins), game(2, 0, Draw), game(1, 2, RedWins)];
         let rows = standings(&names(3), &g, &Scale::default());
         assert_eq!(rows[0].name, "E0");
         assert_eq!(rows[0].points, 3.0);
@@ -248,36 +240,12 @@ mod tests {
         // Then every pair plays a drawn game; direct encounter is level too,
         // so the one with more games as Black ranks first.
         let g = [
-            Played {
-                red: 0,
-                black: 1,
-                outcome: RedWins,
-            },
-            Played {
-                red: 1,
-                black: 2,
-                outcome: RedWins,
-            },
-            Played {
-                red: 2,
-                black: 0,
-                outcome: RedWins,
-            },
-            Played {
-                red: 0,
-                black: 2,
-                outcome: Draw,
-            },
-            Played {
-                red: 1,
-                black: 2,
-                outcome: Draw,
-            },
-            Played {
-                red: 1,
-                black: 0,
-                outcome: Draw,
-            },
+            game(0, 1, RedWins),
+            game(1, 2, RedWins),
+            game(2, 0, RedWins),
+            game(0, 2, Draw),
+            game(1, 2, Draw),
+            game(1, 0, Draw),
         ];
         let rows = standings(&names(3), &g, &Scale::default());
         assert!(rows.iter().all(|r| r.points == 4.0 && r.wins == 1));
@@ -291,36 +259,12 @@ mod tests {
     fn direct_encounter_breaks_a_two_way_tie() {
         // E1 and E3 end level on points (3), 小分 (3.5) and wins (1); E1 won their game.
         let g = [
-            Played {
-                red: 0,
-                black: 1,
-                outcome: RedWins,
-            },
-            Played {
-                red: 0,
-                black: 2,
-                outcome: RedWins,
-            },
-            Played {
-                red: 0,
-                black: 3,
-                outcome: Draw,
-            },
-            Played {
-                red: 1,
-                black: 2,
-                outcome: Draw,
-            },
-            Played {
-                red: 1,
-                black: 3,
-                outcome: RedWins,
-            },
-            Played {
-                red: 2,
-                black: 3,
-                outcome: BlackWins,
-            },
+            game(0, 1, RedWins),
+            game(0, 2, RedWins),
+            game(0, 3, Draw),
+            game(1, 2, Draw),
+            game(1, 3, RedWins),
+            game(2, 3, BlackWins),
         ];
         let rows = standings(&names(4), &g, &Scale::default());
         let order: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
