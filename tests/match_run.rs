@@ -26,6 +26,17 @@ fn settings(max_plies: usize) -> GameSettings {
     }
 }
 
+/// Runs a match that nothing interrupts, refereed by the rules judge.
+fn run_to_end(cfg: &MatchConfig, out: &mut Vec<u8>) -> runner::MatchReport {
+    runner::run(
+        cfg,
+        Arc::new(RulesReferee),
+        Arc::new(AtomicBool::new(false)),
+        out,
+    )
+    .unwrap()
+}
+
 fn temp(tag: &str) -> PathBuf {
     let p = std::env::temp_dir().join(format!("chuhe-run-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_file(&p);
@@ -45,13 +56,7 @@ fn round_robin_standings_and_pgn() {
     let pgn = temp("rr.pgn");
     cfg.pgn = Some(pgn.clone());
     let mut out = Vec::new();
-    let report = runner::run(
-        &cfg,
-        Arc::new(RulesReferee),
-        Arc::new(AtomicBool::new(false)),
-        &mut out,
-    )
-    .unwrap();
+    let report = run_to_end(&cfg, &mut out);
     assert_eq!(report.games.len(), 6);
     assert!(!report.stopped_early);
     let rows = &report.standings;
@@ -115,13 +120,7 @@ fn sprt_stops_a_decided_match() {
     cfg.concurrency = 2;
     cfg.sprt = Some("0,200,0.05,0.05".parse().unwrap());
     let mut out = Vec::new();
-    let report = runner::run(
-        &cfg,
-        Arc::new(RulesReferee),
-        Arc::new(AtomicBool::new(false)),
-        &mut out,
-    )
-    .unwrap();
+    let report = run_to_end(&cfg, &mut out);
     let (llr, decision) = report.sprt.unwrap();
     assert_eq!(decision, SprtDecision::H1);
     assert!(llr >= 2.94);
