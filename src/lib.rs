@@ -8,6 +8,7 @@
 pub mod board;
 pub mod eval;
 pub mod protocol;
+pub mod record;
 pub mod rules;
 pub mod search;
 pub mod tools;
