@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod nnue;
 pub mod protocol;
 pub mod record;
 pub mod rules;

@@ -60,6 +60,35 @@ enum Command {
     },
     /// Play engines against each other (match, round robin or gauntlet).
     Match(Box<chuhe::tools::matches::MatchArgs>),
+    /// Generate training positions for the network by self-play at a fixed
+    /// node budget per move (appends to --out; Ctrl-C keeps what was written).
+    Datagen {
+        /// Number of games to play.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 6000)]
+        nodes: u64,
+        /// Games played at once (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Output file (created, or appended to).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Opening suite to start from (one chosen at random per game);
+        /// the start position when absent.
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// Random legal plies played after the opening.
+        #[arg(long, default_value_t = 6)]
+        random_plies: u32,
+        /// Seed: the same seed and settings replay the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Transposition table per game thread, MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -147,6 +176,60 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Datagen {
+            games,
+            nodes,
+            threads,
+            out,
+            openings,
+            random_plies,
+            seed,
+            hash,
+        }) => {
+            use chuhe::tools::datagen;
+            let openings = match openings {
+                None => Vec::new(),
+                Some(p) => match chuhe::tools::matches::openings::load(&p) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            if nodes == 0 || random_plies > 200 {
+                eprintln!("error: --nodes must be positive and --random-plies at most 200");
+                return ExitCode::from(2);
+            }
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .clamp(1, 256);
+            let cfg = datagen::DatagenConfig {
+                games,
+                nodes,
+                threads,
+                out,
+                openings,
+                random_plies,
+                seed,
+                hash_mb: hash.clamp(1, 4096),
+            };
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let flag = stop.clone();
+            let _ = ctrlc::set_handler(move || {
+                flag.store(true, std::sync::atomic::Ordering::Relaxed)
+            });
+            match datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")) {
+                Ok(n) => {
+                    println!("positions {n}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         None => chuhe::protocol::run_stdio(),
     }
 }
