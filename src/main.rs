@@ -216,9 +216,8 @@ fn main() -> ExitCode {
             };
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let flag = stop.clone();
-            let _ = ctrlc::set_handler(move || {
-                flag.store(true, std::sync::atomic::Ordering::Relaxed)
-            });
+            let _ =
+                ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
             match datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")) {
                 Ok(n) => {
                     println!("positions {n}");

@@ -105,9 +105,12 @@ impl Record {
     }
 
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.pieces[..self.count as usize]
-            .iter()
-            .map(|&(s, p)| (Square::from_index(s as usize), Piece::from_index(p as usize)))
+        self.pieces[..self.count as usize].iter().map(|&(s, p)| {
+            (
+                Square::from_index(s as usize),
+                Piece::from_index(p as usize),
+            )
+        })
     }
 
     pub fn encode(&self) -> [u8; RECORD_SIZE] {

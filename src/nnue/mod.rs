@@ -2,3 +2,13 @@
 //! quantised network the engine runs.
 
 pub mod data;
+pub mod net;
+
+use net::Network;
+use std::sync::Arc;
+
+/// The network the engine plays with unless told otherwise (None while no
+/// network is shipped: the hand-crafted evaluation).
+pub fn default_network() -> Option<Arc<Network>> {
+    None
+}

@@ -11,6 +11,7 @@ use super::values::{to_score, MATE};
 use super::worker::{Shared, Worker};
 use super::HashView;
 use crate::board::{Move, Position};
+use crate::nnue::net::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,6 +26,8 @@ pub struct Engine {
     threads: usize,
     handle: StopHandle,
     heuristics: Vec<Heuristics>,
+    /// The network in use; None: the hand-crafted evaluation.
+    net: Option<Arc<Network>>,
 }
 
 impl Default for Engine {
@@ -41,6 +44,7 @@ impl Engine {
             threads: 1,
             handle: StopHandle::new(),
             heuristics: vec![Heuristics::default()],
+            net: crate::nnue::default_network(),
         }
     }
 
@@ -57,6 +61,17 @@ impl Engine {
         self.threads = n.clamp(1, MAX_THREADS);
         self.heuristics
             .resize_with(self.threads, Heuristics::default);
+    }
+
+    /// Chooses the evaluation: a network, or None for the hand-crafted one.
+    /// The hash table is cleared: its stored evaluations came from the other.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+        self.tt.clear();
+    }
+
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
     }
 
     /// Forgets everything learnt in the previous game.
@@ -118,6 +133,7 @@ impl Engine {
             abort: AtomicBool::new(false),
             nodes: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
             root_moves,
+            net: self.net.clone(),
         };
         let (main_heur, helper_heurs) = self
             .heuristics

@@ -10,11 +10,13 @@ use super::time::TimeManager;
 use super::tt::{Bound, Tt, TtHit};
 use super::values::*;
 use crate::board::{zobrist, Move, PieceKind, Position};
-use crate::eval::{evaluate, psqt::SEE_VALUE};
+use crate::eval::{psqt::SEE_VALUE, Evaluator};
+use crate::nnue::net::Network;
 use crate::rules::{self, RepetitionScore};
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How often (in nodes) a thread looks at the clock and the stop flags.
@@ -61,6 +63,8 @@ pub struct Shared<'a> {
     pub nodes: Vec<AtomicU64>,
     /// The root moves the search may play (banmoves and searchmoves applied).
     pub root_moves: Vec<Move>,
+    /// The network evaluating positions; None: the hand-crafted evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 impl Shared<'_> {
@@ -97,6 +101,9 @@ pub struct Worker<'a> {
     shared: &'a Shared<'a>,
     heur: &'a mut Heuristics,
     pos: Position,
+    /// Evaluation state kept in step with `pos` (every make/unmake goes
+    /// through `make`/`unmake` below).
+    eval: Evaluator,
     pub nodes: u64,
     seldepth: usize,
     stack: Vec<Frame>,
@@ -122,11 +129,13 @@ impl<'a> Worker<'a> {
         pos: Position,
         time: Option<TimeManager>,
     ) -> Self {
+        let eval = Evaluator::new(shared.net.clone(), &pos);
         Worker {
             id,
             shared,
             heur,
             pos,
+            eval,
             nodes: 0,
             seldepth: 0,
             stack: vec![
@@ -207,10 +216,22 @@ impl<'a> Worker<'a> {
             .pos
             .piece_at(mv.from())
             .map_or(NO_CONT, |p| cont_key(p, mv));
+        self.eval.push(&self.pos, mv);
         self.pos.make_move(mv);
         debug_assert_eq!(key, self.pos.key());
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
         self.stack[ply + 1].check_known = gives_check;
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.pos.unmake_move();
+        self.eval.pop();
+    }
+
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        self.eval.evaluate(&self.pos)
     }
 
     /// Whether the side to move is in check, from the parent's knowledge if it had any.
@@ -307,7 +328,7 @@ impl<'a> Worker<'a> {
                 return if self.pos.in_check() {
                     0
                 } else {
-                    evaluate(&self.pos)
+                    self.evaluate()
                 };
             }
             alpha = alpha.max(mated_in(ply));
@@ -341,7 +362,7 @@ impl<'a> Worker<'a> {
         } else {
             static_eval = match hit {
                 Some(h) if h.eval != EVAL_NONE => h.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(),
             };
             eval = static_eval;
             if let Some(h) = hit {
@@ -388,6 +409,7 @@ impl<'a> Worker<'a> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].cont = NO_CONT;
+                self.eval.push_null();
                 self.pos.make_null();
                 self.stack[ply + 1].plies_from_null = 0;
                 // Passing is only tried out of check, and the opponent
@@ -395,6 +417,7 @@ impl<'a> Worker<'a> {
                 self.stack[ply + 1].check_known = Some(false);
                 let v = -self.search(false, depth - r, -beta, -beta + 1, ply + 1, !cut);
                 self.pos.unmake_null();
+                self.eval.pop();
                 if self.aborted {
                     return 0;
                 }
@@ -496,7 +519,7 @@ impl<'a> Worker<'a> {
             if pv && (move_count == 1 || (v > alpha && (root || v < beta))) {
                 v = -self.search(true, new_depth, -beta, -alpha, ply + 1, false);
             }
-            self.pos.unmake_move();
+            self.unmake();
             if self.aborted {
                 return 0;
             }
@@ -601,7 +624,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.in_check(ply);
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
@@ -621,7 +644,7 @@ impl<'a> Worker<'a> {
         } else {
             static_eval = match hit {
                 Some(h) if h.eval != EVAL_NONE => h.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(),
             };
             best = static_eval;
             // A side left with only its king and defenders may have no move
@@ -662,7 +685,7 @@ impl<'a> Worker<'a> {
             }
             self.make(mv, ply, None);
             let v = -self.qsearch(pv, -beta, -alpha, ply + 1);
-            self.pos.unmake_move();
+            self.unmake();
             if self.aborted {
                 return 0;
             }

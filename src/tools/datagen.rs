@@ -214,8 +214,12 @@ pub fn run(
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        if !buffer.is_empty() && (last_flush.elapsed() >= Duration::from_secs(5) || stop.load(Ordering::Relaxed)) {
-            writer.write(&buffer).map_err(|e| format!("write failed: {e}"))?;
+        if !buffer.is_empty()
+            && (last_flush.elapsed() >= Duration::from_secs(5) || stop.load(Ordering::Relaxed))
+        {
+            writer
+                .write(&buffer)
+                .map_err(|e| format!("write failed: {e}"))?;
             buffer.clear();
             last_flush = Instant::now();
         }
@@ -227,7 +231,9 @@ pub fn run(
     for h in handles {
         let _ = h.join();
     }
-    writer.write(&buffer).map_err(|e| format!("write failed: {e}"))?;
+    writer
+        .write(&buffer)
+        .map_err(|e| format!("write failed: {e}"))?;
     report(games, writer.written(), progress);
     Ok(writer.written())
 }
