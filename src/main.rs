@@ -44,6 +44,10 @@ enum Command {
         /// With --fen: think this many milliseconds instead of searching to --depth.
         #[arg(long)]
         movetime: Option<u64>,
+        /// Evaluation: `nnue` (the built-in network), `hce` (hand-crafted),
+        /// or a network file.
+        #[arg(long, default_value = "nnue")]
+        eval: String,
     },
     /// Replay a game and judge its end: mate, stalemate, natural limit,
     /// material, and repetition (棋例) with each cycle move classified.
@@ -89,6 +93,48 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Train the network on datagen files; writes the quantised network to
+    /// --out after every epoch.
+    Train {
+        /// Training data files (chuhe datagen output).
+        #[arg(required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// The quantised network written after each epoch.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// Learning-rate factor applied after each epoch.
+        #[arg(long, default_value_t = 0.92)]
+        lr_decay: f32,
+        /// Weight of the game result in the target (0..1; the rest is the search score).
+        #[arg(long, default_value_t = 0.3)]
+        wdl: f32,
+        /// Centipawns per unit of network output (the score's sigmoid scale).
+        #[arg(long, default_value_t = 300.0)]
+        scale: f32,
+        /// Fraction of the positions held back for validation.
+        #[arg(long, default_value_t = 0.05)]
+        val_fraction: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Directory for a checkpoint after each epoch.
+        #[arg(long)]
+        checkpoint: Option<std::path::PathBuf>,
+        /// Resume from a checkpoint file.
+        #[arg(long)]
+        resume: Option<std::path::PathBuf>,
+        /// Use at most this many positions (the first ones read).
+        #[arg(long)]
+        max_positions: Option<usize>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -122,7 +168,19 @@ fn main() -> ExitCode {
             hash,
             fen,
             movetime,
+            eval,
         }) => {
+            let net = match eval.as_str() {
+                "hce" => None,
+                "nnue" => chuhe::nnue::default_network(),
+                path => match chuhe::nnue::net::Network::load(std::path::Path::new(path)) {
+                    Ok(n) => Some(std::sync::Arc::new(n)),
+                    Err(e) => {
+                        eprintln!("error: --eval {path}: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
             if !(1..=64).contains(&depth) {
                 eprintln!("error: --depth {depth} is out of range (1 to 64)");
                 return ExitCode::from(2);
@@ -132,7 +190,7 @@ fn main() -> ExitCode {
             let mut print = |l: &str| println!("{l}");
             match fen {
                 None => {
-                    chuhe::tools::bench::run(depth, threads, hash, &mut print);
+                    chuhe::tools::bench::run(net, depth, threads, hash, &mut print);
                 }
                 Some(fen) => {
                     let pos = match Position::from_fen(&fen) {
@@ -147,7 +205,7 @@ fn main() -> ExitCode {
                         movetime: movetime.map(std::time::Duration::from_millis),
                         ..Default::default()
                     };
-                    chuhe::tools::bench::analyse(&pos, &limits, threads, hash, &mut print);
+                    chuhe::tools::bench::analyse(net, &pos, &limits, threads, hash, &mut print);
                 }
             }
             ExitCode::SUCCESS
@@ -223,6 +281,87 @@ fn main() -> ExitCode {
                     println!("positions {n}");
                     ExitCode::SUCCESS
                 }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Train {
+            data,
+            out,
+            epochs,
+            batch,
+            lr,
+            lr_decay,
+            wdl,
+            scale,
+            val_fraction,
+            seed,
+            threads,
+            checkpoint,
+            resume,
+            max_positions,
+        }) => {
+            use chuhe::nnue::train;
+            if !(0.0..=1.0).contains(&wdl)
+                || !(scale > 0.0)
+                || !(0.0..0.5).contains(&val_fraction)
+                || batch == 0
+                || !(lr > 0.0)
+            {
+                eprintln!("error: need 0 <= --wdl <= 1, --scale > 0, 0 <= --val-fraction < 0.5, --batch > 0, --lr > 0");
+                return ExitCode::from(2);
+            }
+            if let Some(t) = threads {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads(t.clamp(1, 256))
+                    .build_global();
+            }
+            let mut records = Vec::new();
+            for p in &data {
+                match chuhe::nnue::data::read_all(p) {
+                    Ok(r) => records.extend(r),
+                    Err(e) => {
+                        eprintln!("error: {}: {e}", p.display());
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            if let Some(m) = max_positions {
+                records.truncate(m);
+            }
+            if records.len() < 2 {
+                eprintln!(
+                    "error: not enough positions to train on ({})",
+                    records.len()
+                );
+                return ExitCode::from(2);
+            }
+            let cfg = train::TrainConfig {
+                epochs,
+                batch,
+                lr,
+                lr_decay,
+                wdl,
+                scale,
+                val_fraction,
+                seed,
+                checkpoint,
+                ..Default::default()
+            };
+            let trainer = match resume {
+                Some(p) => match train::Trainer::load_checkpoint(&p) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+                None => train::Trainer::new(train::FloatNet::random(seed)),
+            };
+            match train::run(trainer, records, &cfg, &out, &mut |l| eprintln!("{l}")) {
+                Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::from(2)

@@ -185,8 +185,8 @@ fn always_a_legal_move_on_the_perft_positions() {
 
 #[test]
 fn bench_is_deterministic_on_one_thread() {
-    let a = chuhe::tools::bench::run(5, 1, 8, &mut |_| {});
-    let b = chuhe::tools::bench::run(5, 1, 8, &mut |_| {});
+    let a = chuhe::tools::bench::run(None, 5, 1, 8, &mut |_| {});
+    let b = chuhe::tools::bench::run(None, 5, 1, 8, &mut |_| {});
     assert!(a.nodes > 10_000);
     assert_eq!(a.nodes, b.nodes);
 }

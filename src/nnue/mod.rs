@@ -3,6 +3,7 @@
 
 pub mod data;
 pub mod net;
+pub mod train;
 
 use net::Network;
 use std::sync::Arc;

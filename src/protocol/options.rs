@@ -27,6 +27,8 @@ pub enum Id {
     ResignScore,
     ResignMoves,
     DrawOfferMoves,
+    EvalFile,
+    UseNnue,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -173,7 +175,22 @@ const SPECS: &[Spec] = &[
             default: 10,
         },
     ),
+    spec(
+        Id::EvalFile,
+        Some("evalfile"),
+        Some("EvalFile"),
+        Kind::Str(EMBEDDED_NET),
+    ),
+    spec(
+        Id::UseNnue,
+        Some("usennue"),
+        Some("Use NNUE"),
+        Kind::Check(true),
+    ),
 ];
+
+/// The `evalfile` value that names the network built into the binary.
+pub const EMBEDDED_NET: &str = "<embedded>";
 
 const fn spec(id: Id, ucci: Option<&'static str>, uci: Option<&'static str>, kind: Kind) -> Spec {
     Spec {
@@ -403,6 +420,10 @@ pub struct Options {
     pub resign_moves: usize,
     /// Offer a draw after this many drawish searches in a row (0: never).
     pub draw_offer_moves: usize,
+    /// The network file (`EMBEDDED_NET`: the built-in one).
+    pub evalfile: String,
+    /// The network evaluates; false: the hand-crafted evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -426,6 +447,8 @@ impl Default for Options {
             resign_score: 1500,
             resign_moves: 5,
             draw_offer_moves: 10,
+            evalfile: EMBEDDED_NET.into(),
+            use_nnue: true,
         }
     }
 }
@@ -469,6 +492,9 @@ impl Options {
             Id::ResignScore => self.resign_score = int(value) as i32,
             Id::ResignMoves => self.resign_moves = int(value) as usize,
             Id::DrawOfferMoves => self.draw_offer_moves = int(value) as usize,
+            // Stored by the session once the file has loaded.
+            Id::EvalFile => {}
+            Id::UseNnue => self.use_nnue = flag(value),
         }
     }
 }

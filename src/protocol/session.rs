@@ -9,9 +9,11 @@ use super::timecontrol::{self, Context};
 use super::worker::{current_handle, current_hash, Done, Event, Job, SharedHandle};
 use super::Mode;
 use crate::board::{Move, Position};
+use crate::nnue::net::Network;
 use crate::search::{Limits, Score, SearchResult};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How often a `stop` or `ponderhit` is repeated until the search answers:
@@ -35,6 +37,9 @@ pub struct Session {
     pending: VecDeque<String>,
     eof: bool,
     track: ScoreTrack,
+    /// The network `evalfile` chose (None: none could be had), used while
+    /// `usennue` is on.
+    net: Option<Arc<Network>>,
 }
 
 enum Busy {
@@ -80,6 +85,7 @@ impl Session {
             pending: VecDeque::new(),
             eof: false,
             track: ScoreTrack::default(),
+            net: crate::nnue::default_network(),
         }
     }
 
@@ -245,6 +251,8 @@ impl Session {
         self.opts.store(id, &value);
         let on = value == Value::Bool(true);
         match id {
+            Id::EvalFile => self.load_network(value),
+            Id::UseNnue => self.apply_network(),
             Id::Hash => self.send(Job::SetHash(self.opts.hash_mb)),
             Id::Threads => self.send(Job::SetThreads(self.opts.threads)),
             Id::NewGame => self.new_game(),
@@ -266,6 +274,46 @@ impl Session {
             }
             _ => {}
         }
+    }
+
+    /// `evalfile`: the built-in network, or a file; a file that cannot be
+    /// used is reported and the network in use is kept.
+    fn load_network(&mut self, value: Value) {
+        let path = match value {
+            Value::Text(t) => t,
+            _ => String::new(),
+        };
+        let path = path.trim();
+        if path.is_empty() || path == options::EMBEDDED_NET {
+            self.opts.evalfile = options::EMBEDDED_NET.into();
+            self.net = crate::nnue::default_network();
+            if self.net.is_none() {
+                self.note("this build has no built-in network: the hand-crafted evaluation plays");
+            }
+        } else {
+            match Network::load(std::path::Path::new(path)) {
+                Ok(net) => {
+                    self.opts.evalfile = path.to_string();
+                    self.net = Some(Arc::new(net));
+                    self.note(&format!("network loaded from {path}"));
+                }
+                Err(e) => {
+                    return self.error(&format!(
+                        "evalfile {path}: {e}; keeping the current evaluation"
+                    ))
+                }
+            }
+        }
+        self.apply_network();
+    }
+
+    fn apply_network(&mut self) {
+        let net = if self.opts.use_nnue {
+            self.net.clone()
+        } else {
+            None
+        };
+        self.send(Job::SetNetwork(net));
     }
 
     fn new_game(&mut self) {

@@ -26,6 +26,8 @@ pub enum Job {
     },
     SetHash(usize),
     SetThreads(usize),
+    /// The evaluation to use: a network, or None for the hand-crafted one.
+    SetNetwork(Option<Arc<crate::nnue::net::Network>>),
     NewGame,
     /// Answer `readyok` once every job before this one is done (a hash
     /// resize or a new game can take a moment).
@@ -119,6 +121,7 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                     *slot.lock().unwrap_or_else(|e| e.into_inner()) = handles(&engine);
                 }
                 Job::SetThreads(n) => engine.set_threads(n),
+                Job::SetNetwork(net) => engine.set_network(net),
                 Job::NewGame => engine.new_game(),
                 Job::Ready => out.line("readyok"),
                 Job::Sync => {

@@ -3,7 +3,9 @@
 //! search or evaluation changes it); its speed is the engine's nps figure.
 
 use crate::board::Position;
+use crate::nnue::net::Network;
 use crate::search::{Engine, Limits};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Openings, middle games and endgames, taken from the shared perft and
@@ -76,6 +78,7 @@ impl BenchResult {
 /// Searches one position with the given limits, printing every info line
 /// (for measuring time to depth or depth in a given time).
 pub fn analyse(
+    net: Option<Arc<Network>>,
     pos: &Position,
     limits: &Limits,
     threads: usize,
@@ -83,6 +86,7 @@ pub fn analyse(
     out: &mut dyn FnMut(&str),
 ) -> BenchResult {
     let mut engine = Engine::new();
+    engine.set_network(net);
     engine.set_hash_mb(hash_mb);
     engine.set_threads(threads);
     let start = Instant::now();
@@ -116,8 +120,15 @@ pub fn analyse(
 /// Searches every bench position to `depth`, from a fresh engine state each
 /// time (so each count does not depend on the ones before), writing one line
 /// per position and a summary line through `out`.
-pub fn run(depth: u32, threads: usize, hash_mb: usize, out: &mut dyn FnMut(&str)) -> BenchResult {
+pub fn run(
+    net: Option<Arc<Network>>,
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut dyn FnMut(&str),
+) -> BenchResult {
     let mut engine = Engine::new();
+    engine.set_network(net);
     engine.set_hash_mb(hash_mb);
     engine.set_threads(threads);
     let limits = Limits {
