@@ -60,6 +60,24 @@ enum Command {
     },
     /// Play engines against each other (match, round robin or gauntlet).
     Match(Box<chuhe::tools::matches::MatchArgs>),
+    /// Opening books: look a position up.
+    #[command(subcommand)]
+    Book(BookCommand),
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// List a book's moves for a position (Chuhe's format or BOOK.DAT).
+    Probe {
+        #[arg(long)]
+        book: String,
+        /// Position the moves start from (start position when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in ICCS coordinates, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -147,6 +165,27 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Book(cmd)) => book(cmd),
         None => chuhe::protocol::run_stdio(),
+    }
+}
+
+fn book(cmd: BookCommand) -> ExitCode {
+    use chuhe::tools::book;
+    let result = match cmd {
+        BookCommand::Probe { book, fen, moves } => {
+            book::probe(&book, fen.as_deref(), &moves).map(|lines| {
+                for l in lines {
+                    println!("{l}");
+                }
+            })
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
     }
 }
