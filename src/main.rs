@@ -60,13 +60,31 @@ enum Command {
     },
     /// Play engines against each other (match, round robin or gauntlet).
     Match(Box<chuhe::tools::matches::MatchArgs>),
-    /// Opening books: look a position up.
+    /// Analyse a game: scores, best moves, marked mistakes, the rules
+    /// verdict; writes the annotated game and an HTML report.
+    Analyze(Box<chuhe::tools::analyze::cli::AnalyzeArgs>),
+    /// Opening books: build one from games, or look a position up.
     #[command(subcommand)]
     Book(BookCommand),
 }
 
 #[derive(Subcommand)]
 enum BookCommand {
+    /// Build a book in Chuhe's format from PGN and XQF game files.
+    Build {
+        /// The book file to write.
+        #[arg(long)]
+        out: String,
+        /// Leave out moves played in fewer games than this.
+        #[arg(long, default_value_t = chuhe::book::build::BuildOptions::default().min_games)]
+        min_games: u32,
+        /// Count only this many plies of each game.
+        #[arg(long, default_value_t = chuhe::book::build::BuildOptions::default().max_ply)]
+        max_ply: usize,
+        /// Game files (PGN or XQF).
+        #[arg(required = true)]
+        games: Vec<String>,
+    },
     /// List a book's moves for a position (Chuhe's format or BOOK.DAT).
     Probe {
         #[arg(long)]
@@ -166,6 +184,13 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Book(cmd)) => book(cmd),
+        Some(Command::Analyze(args)) => match chuhe::tools::analyze::cli::run(*args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         None => chuhe::protocol::run_stdio(),
     }
 }
@@ -173,6 +198,18 @@ fn main() -> ExitCode {
 fn book(cmd: BookCommand) -> ExitCode {
     use chuhe::tools::book;
     let result = match cmd {
+        BookCommand::Build {
+            out,
+            min_games,
+            max_ply,
+            games,
+        } => {
+            let opts = chuhe::book::build::BuildOptions { min_games, max_ply };
+            book::build(&out, &games, opts, &read_games, &mut |w| {
+                eprintln!("warning: {w}")
+            })
+            .map(|summary| println!("{summary}"))
+        }
         BookCommand::Probe { book, fen, moves } => {
             book::probe(&book, fen.as_deref(), &moves).map(|lines| {
                 for l in lines {
@@ -188,4 +225,9 @@ fn book(cmd: BookCommand) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Reads a record file (PGN or XQF) for the tools.
+fn read_games(path: &str) -> Result<Vec<chuhe::record::Game>, String> {
+    chuhe::record::read_file(std::path::Path::new(path)).map_err(|e| e.to_string())
 }

@@ -148,3 +148,60 @@ fn bad_records_are_errors() {
         0
     );
 }
+
+fn temp_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chuhe-analyze-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn command_line_writes_the_annotated_pgn_and_the_report() {
+    let dir = temp_dir();
+    let input = dir.join("perpetual.pgn");
+    let g = game(Some(PERPETUAL_FEN), PERPETUAL);
+    std::fs::write(&input, chuhe::record::pgn::write(std::slice::from_ref(&g))).unwrap();
+    let out = dir.join("out.pgn");
+    let html = dir.join("report.html");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["analyze", input.to_str().unwrap(), "--depth", "2", "--out"])
+        .arg(&out)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stdout}\n{stderr}");
+    // A progress line per ply (stderr is no terminal here) and the start.
+    assert_eq!(stderr.matches("analyze: ply ").count(), 10, "{stderr}");
+    assert!(stdout.contains("rules verdict: 0-1: perpetual check by Red"));
+    let back = chuhe::record::read_file(&out).unwrap();
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0].mainline(), g.mainline());
+    let comments: Vec<&str> = back[0]
+        .moves
+        .iter()
+        .filter_map(|n| n.comment.as_deref())
+        .collect();
+    assert_eq!(comments.len(), 9);
+    assert!(
+        comments.iter().all(|c| c.contains("Chuhe d")),
+        "{comments:?}"
+    );
+    assert!(comments[8].contains("perpetual check by Red"));
+    let report = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(report.matches("<circle class=\"pt\"").count(), 9);
+    // Bad arguments fail before any work.
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["analyze", input.to_str().unwrap(), "--depth", "0"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["analyze", "/nonexistent/game.pgn"])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/game.pgn"));
+}

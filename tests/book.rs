@@ -378,3 +378,58 @@ fn damaged_or_missing_books_are_reported_and_play_goes_on() {
     assert_eq!(bestmoves(&out).len(), 2, "{out:#?}");
     assert!(!out.iter().any(|l| l.starts_with("info string book move")));
 }
+
+#[test]
+fn book_build_command_reads_pgn_collections() {
+    let dir = std::env::temp_dir().join(format!("chuhe-book-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.pgn");
+    let b = dir.join("b.pgn");
+    let games_a = [
+        game(&["h2e2", "h9g7", "h0g2"], "1-0"),
+        game(&["h2e2", "b9c7"], "0-1"),
+    ];
+    let games_b = [game(&["h2e2", "h9g7", "h0g2"], "1/2-1/2")];
+    std::fs::write(&a, chuhe::record::pgn::write(&games_a)).unwrap();
+    std::fs::write(&b, chuhe::record::pgn::write(&games_b)).unwrap();
+    let out = dir.join("built.bin");
+    let run = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args([
+            "book",
+            "build",
+            "--min-games",
+            "2",
+            "--max-ply",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .arg(&a)
+        .arg(&b)
+        .arg(dir.join("missing.pgn"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("missing.pgn"), "{stderr}");
+    assert!(stdout.contains("from 3 games"), "{stdout}");
+    let book = Book::open(out.to_str().unwrap()).unwrap();
+    // h2e2 (and its image): 3 games; after it h9g7 twice; b9c7 once is out.
+    let found = book.probe(&Position::startpos()).unwrap();
+    assert_eq!(found.len(), 2);
+    assert_eq!(
+        moves_of(&book.probe(&after(None, "h2e2")).unwrap()),
+        [format!("h9g7:{}", chuhe::book::build::weight(2, 1))]
+    );
+    // --max-ply 2: nothing after the second ply.
+    assert_eq!(book.probe(&after(None, "h2e2 h9g7")), None);
+    // No readable game at all is an error.
+    let none = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["book", "build", "--out"])
+        .arg(dir.join("none.bin"))
+        .arg(dir.join("missing.pgn"))
+        .output()
+        .unwrap();
+    assert!(!none.status.success());
+}

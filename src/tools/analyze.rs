@@ -7,12 +7,14 @@
 //! `i + 1`'s score is what the move played kept ("after"). The difference,
 //! with both clamped to ±`LOSS_CLAMP_CP` so that a won game staying won is
 //! no mistake, is the score the move lost; a move that is the engine's own
-//! choice loses nothing. Lost at least `inaccuracy`, `mistake` or `blunder`
+//! choice (or its mirror image in a symmetric position) loses nothing.
+//! Lost at least `inaccuracy`, `mistake` or `blunder`
 //! centipawns (flags), the move is marked `?!`, `?` or `??`.
 //!
 //! A position the rules have already ended (mate, stalemate, a judged
 //! repetition, the natural limit) is not searched: its score is the rules'.
 
+pub mod cli;
 pub mod report;
 
 pub use report::html;
@@ -275,7 +277,13 @@ pub fn analyze(
         searched.push(search(&mut engine, &pos, &settings.limits));
         let s = &searched[i];
         let after = searched[i + 1].eval.negate();
-        let loss = if s.best == Some(mv) {
+        // In a left-right symmetric position (the start) a move and its
+        // mirror image are the same choice.
+        let symmetric =
+            crate::book::chuhe_key(&before_pos, true) == crate::book::chuhe_key(&before_pos, false);
+        let same_as_best = s.best == Some(mv)
+            || (symmetric && s.best.map(crate::book::eleeye::mirror_move) == Some(mv));
+        let loss = if same_as_best {
             0
         } else {
             let clamp = |cp: i32| cp.clamp(-LOSS_CLAMP_CP, LOSS_CLAMP_CP);
