@@ -205,3 +205,29 @@ fn command_line_writes_the_annotated_pgn_and_the_report() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/game.pgn"));
 }
+
+#[test]
+fn perpetual_chase_and_natural_limit_verdicts() {
+    // Black's rook chases Red's cannon up and down the b-file.
+    let g = game(
+        Some("3k5/9/9/9/9/7r1/9/1C7/9/4K4 b - - 0 1"),
+        "h4h2 b2b4 h2h4 b4b2 h4h2 b2b4 h2h4 b4b2",
+    );
+    let (a, _) = run(&g, 2);
+    assert_eq!(a.plies.len(), 8);
+    assert_eq!(a.plies[0].side, chuhe::board::Color::Black);
+    let e = a.ending.clone().expect("judged");
+    assert_eq!(e.verdict.reason, Reason::PerpetualAttack);
+    assert_eq!(
+        e.summary,
+        "1-0: perpetual chase by Black (of the cannon b2, cannon b4)"
+    );
+    // The numbering of a game Black starts: 1... then 2.
+    let html = analyze::html(&g, &a);
+    assert!(html.contains("<td>1...</td>") && html.contains("<td>2.</td>"));
+    let g = game(Some("3k5/9/9/9/9/9/9/r8/9/4K3R w - - 119 80"), "i0i1");
+    let (a, _) = run(&g, 2);
+    let e = a.ending.expect("judged");
+    assert_eq!(e.verdict.reason, Reason::NaturalLimit);
+    assert!(e.summary.starts_with("1/2-1/2: the natural move limit"));
+}

@@ -22,10 +22,12 @@ pub use report::html;
 use crate::board::{notation, Color, Move, Position};
 use crate::record::Game;
 use crate::rules::{self, Outcome, Reason, Verdict};
-use crate::search::{Engine, Limits, Score};
+use crate::search::{values, Engine, Limits, Score};
 
 /// Centipawns that stand for a mate (less the plies to it).
 pub const MATE_CP: i32 = 10_000;
+/// Centipawns that stand for a win by the repetition rules.
+pub const RULE_WIN_CP: i32 = 9_000;
 /// Scores beyond this count as this much when measuring what a move lost.
 pub const LOSS_CLAMP_CP: i32 = 1000;
 
@@ -106,6 +108,16 @@ pub struct Eval {
 impl Eval {
     fn from_score(s: Score) -> Eval {
         match s {
+            // The search's "won by the repetition rules" (a forbidden cycle
+            // it expects): beyond every evaluation, short of a mate.
+            Score::Cp(cp) if cp >= values::WIN_BOUND => Eval {
+                cp: RULE_WIN_CP,
+                text: "rule win".into(),
+            },
+            Score::Cp(cp) if cp <= -values::WIN_BOUND => Eval {
+                cp: -RULE_WIN_CP,
+                text: "rule loss".into(),
+            },
             Score::Cp(cp) => Eval {
                 cp,
                 text: format!("{cp:+}"),
@@ -155,6 +167,10 @@ impl Eval {
             format!("lost {rest}")
         } else if let Some(rest) = self.text.strip_prefix("lost ") {
             format!("won {rest}")
+        } else if self.text == "rule win" {
+            "rule loss".into()
+        } else if self.text == "rule loss" {
+            "rule win".into()
         } else if self.text.starts_with("draw") {
             self.text.clone()
         } else {
@@ -492,5 +508,9 @@ mod tests {
         assert_eq!(e.negate().cp, -e.cp);
         assert_eq!(Eval::from_score(Score::Cp(35)).negate().text, "-35");
         assert!(Eval::from_score(Score::Mate(2)).cp > Eval::from_score(Score::Mate(5)).cp);
+        let rule = Eval::from_score(Score::Cp(-values::RULE_WIN + 1));
+        assert_eq!(rule.text, "rule loss");
+        assert_eq!(rule.negate().text, "rule win");
+        assert!(rule.cp < -LOSS_CLAMP_CP);
     }
 }

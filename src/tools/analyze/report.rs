@@ -87,7 +87,7 @@ pub fn html(game: &Game, a: &Analysis) -> String {
     let first_side = a.plies.first().map_or(Color::Red, |p| p.side);
     let marked: Vec<&PlyReport> = a.plies.iter().filter(|p| p.mark.is_some()).collect();
     if !marked.is_empty() {
-        h.push_str("<h2>Marked moves</h2>\n<p class=\"small\">Red arrow: the move played; green: the engine's choice.</p>\n");
+        h.push_str("<h2 id=\"marked\">Marked moves</h2>\n<p class=\"small\">Red arrow: the move played; green: the engine's choice.</p>\n");
         for p in &marked {
             let mark = p.mark.expect("marked");
             let best = p.best.filter(|&b| b != p.mv);
@@ -112,7 +112,7 @@ pub fn html(game: &Game, a: &Analysis) -> String {
         }
     }
 
-    h.push_str("<h2>Moves</h2>\n<table class=\"moves\"><tr><th>#</th><th>Move</th><th>Red: before → after</th><th>Mark</th><th>Engine</th></tr>\n");
+    h.push_str("<h2 id=\"moves\">Moves</h2>\n<table class=\"moves\"><tr><th>#</th><th>Move</th><th>Red: before → after</th><th>Mark</th><th>Engine</th></tr>\n");
     for p in &a.plies {
         let (before, after) = p.red_texts();
         let mark = p
@@ -144,7 +144,11 @@ pub fn html(game: &Game, a: &Analysis) -> String {
     }
     h.push_str("</table>\n");
     if let Some(e) = &a.ending {
-        let _ = writeln!(h, "<h2>Rules judgement</h2>\n<pre>{}</pre>", esc(&e.detail));
+        let _ = writeln!(
+            h,
+            "<h2 id=\"judgement\">Rules judgement</h2>\n<pre>{}</pre>",
+            esc(&e.detail)
+        );
     }
     h.push_str("</body></html>\n");
     h
