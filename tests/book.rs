@@ -433,3 +433,57 @@ fn book_build_command_reads_pgn_collections() {
         .unwrap();
     assert!(!none.status.success());
 }
+
+#[test]
+fn ponder_waits_for_ponderhit_and_analysis_searches() {
+    use std::io::{BufRead, BufReader};
+    let start = Position::startpos();
+    let path = temp_file("ponder.dat", &bookdat(&[(&start, "h2e2", 10, false)]));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start chuhe");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut say = |t: &str| {
+        stdin.write_all(format!("{t}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    // The line starting with `prefix`; none starting with `not` before it.
+    let wait_for = |prefix: &str, not: &str| loop {
+        let l = rx
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no '{prefix}'"));
+        if l.starts_with(prefix) {
+            return l;
+        }
+        assert!(!l.starts_with(not), "before '{prefix}': {l}");
+    };
+    say("ucci");
+    say(&format!(
+        "setoption usebook true\nsetoption bookfiles {path}"
+    ));
+    say("position startpos\ngo ponder time 10000");
+    wait_for("info string book move h2e2", "bestmove");
+    // Pondering: the answer waits for ponderhit.
+    assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+    say("ponderhit");
+    assert!(wait_for("bestmove", "info depth").starts_with("bestmove h2e2"));
+    // `go infinite` (analysis) searches instead of answering from the book.
+    say("position startpos\ngo infinite");
+    wait_for("info depth", "info string book move");
+    say("stop");
+    wait_for("bestmove", "info string book move");
+    say("quit");
+    let _ = child.wait();
+}
