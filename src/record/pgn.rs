@@ -45,14 +45,14 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Tok)>, (usize, String)> {
             '%' if at_line_start => i = line_end(text, i),
             ';' => {
                 let end = line_end(text, i);
-                out.push((i, Tok::Comment(text[i + 1..end].trim().to_string())));
+                out.push((i, Tok::Comment(trim_ascii(&text[i + 1..end]))));
                 i = end;
             }
             '{' => {
                 let end = text[i..]
                     .find('}')
                     .ok_or((i, "comment '{' is never closed".to_string()))?;
-                out.push((i, Tok::Comment(text[i + 1..i + end].trim().to_string())));
+                out.push((i, Tok::Comment(trim_ascii(&text[i + 1..i + end]))));
                 i += end + 1;
             }
             '(' => {
@@ -75,6 +75,11 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Tok)>, (usize, String)> {
                 let word = &text[i..end];
                 if RESULTS.contains(&word) {
                     out.push((i, Tok::Result(word.to_string())));
+                    // What follows a result up to the next game's tags is
+                    // not PGN; programs put signatures and web addresses there.
+                    i = text[end..].find("\n[").map_or(text.len(), |e| end + e + 1);
+                    line_start = true;
+                    continue;
                 } else if !word.starts_with('$') {
                     // `$n` is a numeric annotation glyph: nothing to keep.
                     out.push((i, Tok::Word(word.to_string())));
@@ -84,6 +89,13 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Tok)>, (usize, String)> {
         }
     }
     Ok(out)
+}
+
+/// Comments lose the ASCII spaces and line breaks around them, not the
+/// full-width spaces Chinese texts indent paragraphs with.
+fn trim_ascii(s: &str) -> String {
+    s.trim_matches(|c: char| c.is_ascii_whitespace())
+        .to_string()
 }
 
 fn line_end(text: &str, from: usize) -> usize {
@@ -320,9 +332,8 @@ fn strip_notation<'c>(before: &Position, node: &MoveNode, comment: &'c str) -> &
     }
     match chinese(before, node.mv) {
         Ok(n) => match comment.strip_prefix(n.as_str()) {
-            Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => {
-                rest.trim_start()
-            }
+            Some("") => "",
+            Some(rest) if rest.starts_with(|c: char| c.is_ascii_whitespace()) => &rest[1..],
             _ => comment,
         },
         Err(_) => comment,
