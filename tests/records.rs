@@ -261,7 +261,10 @@ fn scramble(plain: &[u8], version: u8, mask: u8, or: [u8; 4], xy: [u8; 3]) -> Ve
     h[3] = mask;
     h[8..12].copy_from_slice(&or);
     h[13..16].copy_from_slice(&xy);
-    h[12] = 0u8.wrapping_sub(xy[0]).wrapping_sub(xy[1]).wrapping_sub(xy[2]);
+    h[12] = 0u8
+        .wrapping_sub(xy[0])
+        .wrapping_sub(xy[1])
+        .wrapping_sub(xy[2]);
     let kxy = key(xy[0], xy[0]);
     let kf = key(xy[1], kxy);
     let kt = key(xy[2], kf);
@@ -270,7 +273,9 @@ fn scramble(plain: &[u8], version: u8, mask: u8, or: [u8; 4], xy: [u8; 3]) -> Ve
     for slot in 0..32 {
         let stored = if version >= 12 {
             // The reader puts stored byte i into slot (i + kxy + 1) % 32.
-            (0..32).find(|i| (i + kxy as usize + 1) % 32 == slot).unwrap()
+            (0..32)
+                .find(|i| (i + kxy as usize + 1) % 32 == slot)
+                .unwrap()
         } else {
             slot
         };
@@ -342,7 +347,13 @@ fn xqf_scrambling_changes_the_bytes() {
     // and comments no longer read as plain.
     let g = setup_game();
     let plain = xqf::write(&g).unwrap();
-    let s = scramble(&plain, 18, 0xBE, [0xe8, 0xd8, 0xbc, 0x84], [0x13, 0x57, 0xa1]);
+    let s = scramble(
+        &plain,
+        18,
+        0xBE,
+        [0xe8, 0xd8, 0xbc, 0x84],
+        [0x13, 0x57, 0xa1],
+    );
     assert_ne!(&plain[0x10..0x30], &s[0x10..0x30]);
     assert_ne!(&plain[0x400..], &s[0x400..]);
     // Read as if plain, the scrambled file is not the game.

@@ -5,6 +5,7 @@
 //! each move's comment, as the match runner does.
 
 use super::text::{self, Decoded};
+use super::xqf::MAX_NESTING;
 use super::{Game, MoveNode, RecordError};
 use crate::board::notation::{chinese, parse_move};
 use crate::board::{Color, Position};
@@ -199,7 +200,7 @@ impl Parser<'_> {
         if start.fen() == Position::startpos().fen() {
             game.start_fen = None;
         }
-        let (moves, lead, result) = self.line(&start, None)?;
+        let (moves, lead, result) = self.line(&start, None, 0)?;
         game.moves = moves;
         game.comment = lead;
         if let Some(r) = result {
@@ -218,7 +219,15 @@ impl Parser<'_> {
         &mut self,
         start: &Position,
         open: Option<usize>,
+        depth: usize,
     ) -> ParseResult<(Vec<MoveNode>, Option<String>, Option<String>)> {
+        if depth > MAX_NESTING {
+            let at = open.unwrap_or(0);
+            return Err((
+                at,
+                format!("variations nested more than {MAX_NESTING} deep"),
+            ));
+        }
         let mut nodes: Vec<MoveNode> = Vec::new();
         let mut lead: Option<String> = None;
         let mut pos = start.clone();
@@ -247,7 +256,7 @@ impl Parser<'_> {
                     if nodes.is_empty() {
                         return Err((at, "variation '(' before any move".to_string()));
                     }
-                    let (mut var, var_lead, _) = self.line(&before, Some(at))?;
+                    let (mut var, var_lead, _) = self.line(&before, Some(at), depth + 1)?;
                     if let Some(first) = var.first_mut() {
                         if let Some(l) = var_lead {
                             // No slot for a comment before a variation's first
@@ -486,5 +495,15 @@ mod tests {
         assert_eq!(t[0].1, Tok::Tag("Red".into(), r#"A "B" \ C"#.into()));
         assert!(tokenize("[Red \"x").is_err());
         assert!(tokenize("{never closed").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let mut text = String::from("1. h2e2 h9g7 ");
+        for _ in 0..10_000 {
+            text.push_str("(h9g7 ");
+        }
+        let e = read_str(&text).unwrap_err();
+        assert!(e.what.contains("nested"), "{e}");
     }
 }
