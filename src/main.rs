@@ -66,6 +66,17 @@ enum Command {
     /// Opening books: build one from games, or look a position up.
     #[command(subcommand)]
     Book(BookCommand),
+    /// Convert game records between XQF and PGN (variations and comments kept).
+    /// `chuhe convert IN OUT` for one file; several files or directories go
+    /// into an output directory (or all into one .pgn file).
+    Convert {
+        /// Input files or directories, then the output (file or directory).
+        #[arg(required = true, num_args = 2..)]
+        paths: Vec<std::path::PathBuf>,
+        /// Output format for a directory target (default: the other one).
+        #[arg(long, value_parser = chuhe::tools::convert::parse_format)]
+        to: Option<chuhe::record::Format>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -191,6 +202,31 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Convert { mut paths, to }) => {
+            let out = paths.pop().unwrap_or_default();
+            match chuhe::tools::convert::convert(&paths, &out, to) {
+                Ok(summary) => {
+                    println!(
+                        "converted {} game(s) into {} file(s)",
+                        summary.games,
+                        summary.written.len()
+                    );
+                    if summary.failed.is_empty() {
+                        ExitCode::SUCCESS
+                    } else {
+                        eprintln!("could not convert {}:", summary.failed.len());
+                        for f in &summary.failed {
+                            eprintln!("  {f}");
+                        }
+                        ExitCode::from(1)
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         None => chuhe::protocol::run_stdio(),
     }
 }

@@ -192,6 +192,25 @@ fn command_line_writes_the_annotated_pgn_and_the_report() {
     assert!(comments[8].contains("perpetual check by Red"));
     let report = std::fs::read_to_string(&html).unwrap();
     assert_eq!(report.matches("<circle class=\"pt\"").count(), 9);
+    // The same as XQF, for XQStudio: the comments survive the round trip.
+    let xqf = dir.join("out.xqf");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["analyze", input.to_str().unwrap(), "--depth", "2", "--out"])
+        .arg(&xqf)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let back = chuhe::record::read_file(&xqf).unwrap();
+    assert_eq!(back[0].mainline(), g.mainline());
+    let last = back[0].moves.last().unwrap().comment.as_deref().unwrap();
+    assert!(
+        last.contains("Chuhe d2:") && last.contains("perpetual check by Red"),
+        "{last}"
+    );
     // Bad arguments fail before any work.
     let bad = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
         .args(["analyze", input.to_str().unwrap(), "--depth", "0"])

@@ -176,3 +176,303 @@ fn pgn_start_position_fen_tag_is_dropped() {
         Position::startpos().fen()
     );
 }
+
+// ---------------------------------------------------------------- XQF
+
+use chuhe::record::xqf::{self, WriteOptions};
+
+/// A set-up game with Black to move, every header field, comments on the
+/// root and on moves, and nested variations.
+fn setup_game() -> Game {
+    let mut g = Game::default();
+    for (k, v) in [
+        ("Title", "七星聚会"),
+        ("Event", "全国赛"),
+        ("Date", "2006.08.03"),
+        ("Site", "北京"),
+        ("Red", "柳大华"),
+        ("Black", "吕钦"),
+        ("Opening", "残局"),
+        ("RedTime", "10分"),
+        ("BlackTime", "9分"),
+        ("Annotator", "评注人"),
+        ("Author", "过河象"),
+        ("Result", "1/2-1/2"),
+    ] {
+        g.set_tag(k, v);
+    }
+    g.start_fen = Some("4k4/9/9/2P6/9/9/9/9/9/3K5 b - - 0 1".into());
+    g.comment = Some("　　开局评论".into());
+    let mut moves = vec![MoveNode::new(mv("e9f9")), MoveNode::new(mv("c6c7"))];
+    moves[0].comment = Some("将5平6".into());
+    moves[0].variations.push(vec![MoveNode::new(mv("e9e8"))]);
+    let mut alt = vec![MoveNode::new(mv("d0e0")), MoveNode::new(mv("f9f8"))];
+    alt[1].comment = Some("变着中的注释".into());
+    moves[1].variations.push(alt);
+    g.moves = moves;
+    g
+}
+
+#[test]
+fn xqf_round_trip_plain() {
+    for g in [sample_game(), setup_game()] {
+        let bytes = xqf::write(&g).unwrap();
+        assert_eq!(&bytes[..3], b"XQ\x0a");
+        let back = xqf::read(&bytes).unwrap();
+        assert_eq!(back, g);
+        // read_file's content sniffing takes it as XQF too.
+        assert_eq!(record::read_bytes(&bytes, None).unwrap(), vec![g]);
+    }
+}
+
+#[test]
+fn xqf_plain_layout_follows_the_published_format() {
+    // XQF 1.0: the root record 18 20 F0 FF, then 8 bytes per move plus its
+    // comment; squares are x*10+y plus 24 (from) and 32 (to); the header
+    // holds the pieces in the order 车马相仕帅仕相马车炮炮兵×5 per side.
+    let mut g = Game::default();
+    g.moves = vec![MoveNode::new(mv("h2e2"))];
+    let b = xqf::write(&g).unwrap();
+    assert_eq!(
+        &b[0x10..0x30],
+        &[
+            0, 10, 20, 30, 40, 50, 60, 70, 80, 12, 72, 3, 23, 43, 63, 83, 9, 19, 29, 39, 49, 59,
+            69, 79, 89, 17, 77, 6, 26, 46, 66, 86
+        ]
+    );
+    assert_eq!(&b[0x400..0x408], &[0x18, 0x20, 0xF0, 0xFF, 0, 0, 0, 0]);
+    // h2 is x=7,y=2 -> 72+24; e2 is 42+32; last move: tag 0.
+    assert_eq!(&b[0x408..0x410], &[72 + 24, 42 + 32, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(b.len(), 0x410);
+}
+
+/// Turns a plain (version 10) file into a scrambled one of `version` by the
+/// format's rules, independently of the library's writer: keys from header
+/// bytes 12..16, piece squares shifted (and rotated from version 12), move
+/// squares shifted, flags 0x80/0x40/0x20, comment lengths offset, and the
+/// move section added to a 32-byte key stream.
+fn scramble(plain: &[u8], version: u8, mask: u8, or: [u8; 4], xy: [u8; 3]) -> Vec<u8> {
+    fn key(b: u8, seed: u8) -> u8 {
+        let b = b as u32;
+        ((((((b * b) * 3 + 9) * 3 + 8) * 2 + 1) * 3 + 8) * seed as u32) as u8
+    }
+    let mut h = plain[..0x400].to_vec();
+    h[2] = version;
+    h[3] = mask;
+    h[8..12].copy_from_slice(&or);
+    h[13..16].copy_from_slice(&xy);
+    h[12] = 0u8
+        .wrapping_sub(xy[0])
+        .wrapping_sub(xy[1])
+        .wrapping_sub(xy[2]);
+    let kxy = key(xy[0], xy[0]);
+    let kf = key(xy[1], kxy);
+    let kt = key(xy[2], kf);
+    let krmk = (h[12] as i32 * 256 + xy[0] as i32) % 32000 + 767;
+    let pieces: Vec<u8> = plain[0x10..0x30].to_vec();
+    for slot in 0..32 {
+        let stored = if version >= 12 {
+            // The reader puts stored byte i into slot (i + kxy + 1) % 32.
+            (0..32)
+                .find(|i| (i + kxy as usize + 1) % 32 == slot)
+                .unwrap()
+        } else {
+            slot
+        };
+        h[0x10 + stored] = pieces[slot].wrapping_add(kxy);
+    }
+    let mut body = Vec::new();
+    let mut at = 0x400;
+    while at < plain.len() {
+        let (f, t, tag) = (plain[at], plain[at + 1], plain[at + 2]);
+        let len = u32::from_le_bytes(plain[at + 4..at + 8].try_into().unwrap()) as usize;
+        let mut ntag = 0u8;
+        if tag & 0xF0 != 0 {
+            ntag |= 0x80;
+        }
+        if tag & 0x0F != 0 {
+            ntag |= 0x40;
+        }
+        if len > 0 {
+            ntag |= 0x20;
+        }
+        body.extend_from_slice(&[f.wrapping_add(kf), t.wrapping_add(kt), ntag, 0]);
+        if len > 0 {
+            body.extend_from_slice(&(len as i32 + krmk).to_le_bytes());
+            body.extend_from_slice(&plain[at + 8..at + 8 + len]);
+        }
+        at += 8 + len;
+    }
+    let mask_text = b"[(C) Copyright Mr. Dong Shiwei.]";
+    let kb: Vec<u8> = (0..4).map(|i| (h[12 + i] & mask) | or[i]).collect();
+    for (i, b) in body.iter_mut().enumerate() {
+        *b = b.wrapping_add(mask_text[i % 32] & kb[i % 4]);
+    }
+    h.extend_from_slice(&body);
+    h
+}
+
+#[test]
+fn xqf_every_scrambled_version_reads() {
+    let keysets: [(u8, [u8; 4], [u8; 3]); 4] = [
+        (0xFF, [0, 0, 0, 0], [0x9c, 0xe7, 0xd8]),
+        (0xBE, [0xe8, 0xd8, 0xbc, 0x84], [0x13, 0x57, 0xa1]),
+        (0x5A, [0x01, 0x80, 0x33, 0x0f], [0xff, 0x01, 0x7e]),
+        (0x00, [0x11, 0x22, 0x44, 0x88], [200, 31, 99]),
+    ];
+    for g in [setup_game(), sample_game()] {
+        let plain = xqf::write(&g).unwrap();
+        for version in 11..=18u8 {
+            for &(mask, or, xy) in &keysets {
+                let fixture = scramble(&plain, version, mask, or, xy);
+                let read = xqf::read(&fixture)
+                    .unwrap_or_else(|e| panic!("version {version} keys {xy:?}: {e}"));
+                assert_eq!(read, g, "version {version} keys {xy:?}");
+                // The writer's scrambling option produces the same bytes.
+                let opts = WriteOptions {
+                    version,
+                    key_mask: mask,
+                    key_or: or,
+                    key_xy: xy,
+                };
+                assert_eq!(xqf::write_with(&g, &opts).unwrap(), fixture);
+            }
+        }
+    }
+}
+
+#[test]
+fn xqf_scrambling_changes_the_bytes() {
+    // A check that the fixtures above are scrambled at all: pieces, squares
+    // and comments no longer read as plain.
+    let g = setup_game();
+    let plain = xqf::write(&g).unwrap();
+    let s = scramble(
+        &plain,
+        18,
+        0xBE,
+        [0xe8, 0xd8, 0xbc, 0x84],
+        [0x13, 0x57, 0xa1],
+    );
+    assert_ne!(&plain[0x10..0x30], &s[0x10..0x30]);
+    assert_ne!(&plain[0x400..], &s[0x400..]);
+    // Read as if plain, the scrambled file is not the game.
+    let mut as_plain = s.clone();
+    as_plain[2] = 10;
+    assert_ne!(xqf::read(&as_plain).ok(), Some(g));
+}
+
+#[test]
+fn xqf_truncated_files_are_errors_with_offsets() {
+    let g = setup_game();
+    for bytes in [
+        xqf::write(&g).unwrap(),
+        xqf::write_with(
+            &g,
+            &WriteOptions {
+                version: 18,
+                key_mask: 0xAA,
+                key_or: [1, 2, 3, 4],
+                key_xy: [5, 6, 7],
+            },
+        )
+        .unwrap(),
+    ] {
+        for cut in 0..bytes.len() {
+            let e = xqf::read(&bytes[..cut]).unwrap_err();
+            assert!(e.offset <= cut, "cut {cut}: {e}");
+            if (2..0x400).contains(&cut) {
+                assert!(e.what.contains("header"), "cut {cut}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn xqf_damaged_files_are_errors_not_panics() {
+    let g = sample_game();
+    let good = xqf::write(&g).unwrap();
+    let mut bad = good.clone();
+    // Move records start after the root record and its GBK comment.
+    let root_len = 8 + u32::from_le_bytes(good[0x404..0x408].try_into().unwrap()) as usize;
+    let rec = 0x400 + root_len;
+    bad[rec + 1] = 49 + 32; // h2 -> e9, Red's cannon onto Black's king square
+    let e = xqf::read(&bad).unwrap_err();
+    assert_eq!(e.offset, rec, "{e}");
+    assert!(e.what.contains("illegal move"), "{e}");
+    // A comment length past the end.
+    let mut bad = good.clone();
+    bad[rec + 4..rec + 8].copy_from_slice(&100_000u32.to_le_bytes());
+    let e = xqf::read(&bad).unwrap_err();
+    assert_eq!(e.offset, rec + 4, "{e}");
+    // Two pieces on one square.
+    let mut bad = good.clone();
+    bad[0x11] = bad[0x10];
+    assert!(xqf::read(&bad).unwrap_err().what.contains("two pieces"));
+    // Every single-byte change of the move section: an error or a game, never a panic.
+    for i in 0x400..good.len() {
+        for v in [0u8, 0x0F, 0xF0, 0xFF, good[i] ^ 0x55] {
+            let mut b = good.clone();
+            b[i] = v;
+            let _ = xqf::read(&b);
+        }
+    }
+    // Not XQF at all.
+    assert_eq!(xqf::read(b"PK\x03\x04").unwrap_err().offset, 0);
+}
+
+#[test]
+fn pgn_xqf_conversion_keeps_moves_and_comments() {
+    for mut g in [sample_game(), setup_game()] {
+        // A '}' is the one thing PGN cannot carry in a comment (see pgn_round_trip).
+        for n in &mut g.moves {
+            n.comment = n.comment.as_ref().map(|c| c.replace('}', ")"));
+        }
+        // PGN -> XQF -> PGN
+        let text = pgn::write(std::slice::from_ref(&g));
+        let from_pgn = pgn::read_str(&text).unwrap().remove(0);
+        let via_xqf = xqf::read(&xqf::write(&from_pgn).unwrap()).unwrap();
+        assert_eq!(via_xqf.moves, from_pgn.moves);
+        assert_eq!(via_xqf.comment, from_pgn.comment);
+        assert_eq!(via_xqf.start_fen, from_pgn.start_fen);
+        assert_eq!(pgn::write(&[via_xqf.clone()]), pgn::write(&[from_pgn]));
+        // XQF -> PGN -> XQF gives the same bytes.
+        let x1 = xqf::write(&g).unwrap();
+        let back = pgn::read_str(&pgn::write(&[xqf::read(&x1).unwrap()]))
+            .unwrap()
+            .remove(0);
+        assert_eq!(xqf::write(&back).unwrap(), x1);
+    }
+}
+
+/// The real records in ElephantEye's repository (XQF of version 18 and
+/// Chinese-notation GBK PGN). Not committed; run with
+/// `CHUHE_RECORDS_DIR=/path/to/files cargo test --test records -- --ignored`.
+#[test]
+#[ignore]
+fn local_real_records() {
+    let dir = std::env::var("CHUHE_RECORDS_DIR").expect("set CHUHE_RECORDS_DIR");
+    let mut ok = 0;
+    let mut failed = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| record::Format::from_path(p).is_some())
+        .collect();
+    paths.sort();
+    for p in &paths {
+        match record::read_file(p) {
+            Ok(games) => {
+                ok += 1;
+                for g in &games {
+                    // Each reads back the same through both writers.
+                    let again = xqf::read(&xqf::write(g).unwrap()).unwrap();
+                    assert_eq!(again.moves, g.moves, "{}", p.display());
+                }
+            }
+            Err(e) => failed.push(e.to_string()),
+        }
+    }
+    println!("{ok} of {} read cleanly; failed: {failed:#?}", paths.len());
+    assert!(failed.is_empty());
+}

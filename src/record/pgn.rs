@@ -5,6 +5,7 @@
 //! each move's comment, as the match runner does.
 
 use super::text::{self, Decoded};
+use super::xqf::MAX_NESTING;
 use super::{Game, MoveNode, RecordError};
 use crate::board::notation::{chinese, parse_move};
 use crate::board::{Color, Position};
@@ -45,14 +46,14 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Tok)>, (usize, String)> {
             '%' if at_line_start => i = line_end(text, i),
             ';' => {
                 let end = line_end(text, i);
-                out.push((i, Tok::Comment(text[i + 1..end].trim().to_string())));
+                out.push((i, Tok::Comment(trim_ascii(&text[i + 1..end]))));
                 i = end;
             }
             '{' => {
                 let end = text[i..]
                     .find('}')
                     .ok_or((i, "comment '{' is never closed".to_string()))?;
-                out.push((i, Tok::Comment(text[i + 1..i + end].trim().to_string())));
+                out.push((i, Tok::Comment(trim_ascii(&text[i + 1..i + end]))));
                 i += end + 1;
             }
             '(' => {
@@ -75,6 +76,11 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Tok)>, (usize, String)> {
                 let word = &text[i..end];
                 if RESULTS.contains(&word) {
                     out.push((i, Tok::Result(word.to_string())));
+                    // What follows a result up to the next game's tags is
+                    // not PGN; programs put signatures and web addresses there.
+                    i = text[end..].find("\n[").map_or(text.len(), |e| end + e + 1);
+                    line_start = true;
+                    continue;
                 } else if !word.starts_with('$') {
                     // `$n` is a numeric annotation glyph: nothing to keep.
                     out.push((i, Tok::Word(word.to_string())));
@@ -84,6 +90,13 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Tok)>, (usize, String)> {
         }
     }
     Ok(out)
+}
+
+/// Comments lose the ASCII spaces and line breaks around them, not the
+/// full-width spaces Chinese texts indent paragraphs with.
+fn trim_ascii(s: &str) -> String {
+    s.trim_matches(|c: char| c.is_ascii_whitespace())
+        .to_string()
 }
 
 fn line_end(text: &str, from: usize) -> usize {
@@ -187,7 +200,7 @@ impl Parser<'_> {
         if start.fen() == Position::startpos().fen() {
             game.start_fen = None;
         }
-        let (moves, lead, result) = self.line(&start, None)?;
+        let (moves, lead, result) = self.line(&start, None, 0)?;
         game.moves = moves;
         game.comment = lead;
         if let Some(r) = result {
@@ -206,7 +219,15 @@ impl Parser<'_> {
         &mut self,
         start: &Position,
         open: Option<usize>,
+        depth: usize,
     ) -> ParseResult<(Vec<MoveNode>, Option<String>, Option<String>)> {
+        if depth > MAX_NESTING {
+            let at = open.unwrap_or(0);
+            return Err((
+                at,
+                format!("variations nested more than {MAX_NESTING} deep"),
+            ));
+        }
         let mut nodes: Vec<MoveNode> = Vec::new();
         let mut lead: Option<String> = None;
         let mut pos = start.clone();
@@ -235,7 +256,7 @@ impl Parser<'_> {
                     if nodes.is_empty() {
                         return Err((at, "variation '(' before any move".to_string()));
                     }
-                    let (mut var, var_lead, _) = self.line(&before, Some(at))?;
+                    let (mut var, var_lead, _) = self.line(&before, Some(at), depth + 1)?;
                     if let Some(first) = var.first_mut() {
                         if let Some(l) = var_lead {
                             // No slot for a comment before a variation's first
@@ -320,9 +341,8 @@ fn strip_notation<'c>(before: &Position, node: &MoveNode, comment: &'c str) -> &
     }
     match chinese(before, node.mv) {
         Ok(n) => match comment.strip_prefix(n.as_str()) {
-            Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => {
-                rest.trim_start()
-            }
+            Some("") => "",
+            Some(rest) if rest.starts_with(|c: char| c.is_ascii_whitespace()) => &rest[1..],
             _ => comment,
         },
         Err(_) => comment,
@@ -475,5 +495,15 @@ mod tests {
         assert_eq!(t[0].1, Tok::Tag("Red".into(), r#"A "B" \ C"#.into()));
         assert!(tokenize("[Red \"x").is_err());
         assert!(tokenize("{never closed").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let mut text = String::from("1. h2e2 h9g7 ");
+        for _ in 0..10_000 {
+            text.push_str("(h9g7 ");
+        }
+        let e = read_str(&text).unwrap_err();
+        assert!(e.what.contains("nested"), "{e}");
     }
 }

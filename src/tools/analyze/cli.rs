@@ -157,12 +157,7 @@ pub fn progress_line(p: &Progress) -> String {
 fn write_game(path: &str, format: Format, game: &Game) -> Result<(), String> {
     let bytes = match format {
         Format::Pgn => record::pgn::write(std::slice::from_ref(game)).into_bytes(),
-        // The XQF writer is not in record::xqf yet (issue 11, item 1).
-        Format::Xqf => {
-            return Err(format!(
-                "cannot write {path}: XQF writing is not available yet; use a .pgn file"
-            ))
-        }
+        Format::Xqf => record::xqf::write(game).map_err(|e| format!("{path}: {e}"))?,
     };
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"))
 }
