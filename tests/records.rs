@@ -230,8 +230,10 @@ fn xqf_plain_layout_follows_the_published_format() {
     // XQF 1.0: the root record 18 20 F0 FF, then 8 bytes per move plus its
     // comment; squares are x*10+y plus 24 (from) and 32 (to); the header
     // holds the pieces in the order 车马相仕帅仕相马车炮炮兵×5 per side.
-    let mut g = Game::default();
-    g.moves = vec![MoveNode::new(mv("h2e2"))];
+    let g = Game {
+        moves: vec![MoveNode::new(mv("h2e2"))],
+        ..Default::default()
+    };
     let b = xqf::write(&g).unwrap();
     assert_eq!(
         &b[0x10..0x30],
@@ -270,7 +272,7 @@ fn scramble(plain: &[u8], version: u8, mask: u8, or: [u8; 4], xy: [u8; 3]) -> Ve
     let kt = key(xy[2], kf);
     let krmk = (h[12] as i32 * 256 + xy[0] as i32) % 32000 + 767;
     let pieces: Vec<u8> = plain[0x10..0x30].to_vec();
-    for slot in 0..32 {
+    for (slot, &piece) in pieces.iter().enumerate() {
         let stored = if version >= 12 {
             // The reader puts stored byte i into slot (i + kxy + 1) % 32.
             (0..32)
@@ -279,7 +281,7 @@ fn scramble(plain: &[u8], version: u8, mask: u8, or: [u8; 4], xy: [u8; 3]) -> Ve
         } else {
             slot
         };
-        h[0x10 + stored] = pieces[slot].wrapping_add(kxy);
+        h[0x10 + stored] = piece.wrapping_add(kxy);
     }
     let mut body = Vec::new();
     let mut at = 0x400;
@@ -435,7 +437,10 @@ fn pgn_xqf_conversion_keeps_moves_and_comments() {
         assert_eq!(via_xqf.moves, from_pgn.moves);
         assert_eq!(via_xqf.comment, from_pgn.comment);
         assert_eq!(via_xqf.start_fen, from_pgn.start_fen);
-        assert_eq!(pgn::write(&[via_xqf.clone()]), pgn::write(&[from_pgn]));
+        assert_eq!(
+            pgn::write(std::slice::from_ref(&via_xqf)),
+            pgn::write(&[from_pgn])
+        );
         // XQF -> PGN -> XQF gives the same bytes.
         let x1 = xqf::write(&g).unwrap();
         let back = pgn::read_str(&pgn::write(&[xqf::read(&x1).unwrap()]))
