@@ -3,6 +3,7 @@
 
 use chuhe::board::{Move, Position};
 use chuhe::record::{self, pgn, Game, MoveNode};
+use std::path::Path;
 
 fn mv(s: &str) -> Move {
     s.parse().unwrap()
@@ -220,6 +221,10 @@ fn xqf_round_trip_plain() {
         assert_eq!(&bytes[..3], b"XQ\x0a");
         let back = xqf::read(&bytes).unwrap();
         assert_eq!(back, g);
+        // Versions before 10 are plain too.
+        let mut early = bytes.clone();
+        early[2] = 8;
+        assert_eq!(xqf::read(&early).unwrap(), g);
         // read_file's content sniffing takes it as XQF too.
         assert_eq!(record::read_bytes(&bytes, None).unwrap(), vec![g]);
     }
@@ -407,10 +412,18 @@ fn xqf_damaged_files_are_errors_not_panics() {
     bad[rec + 4..rec + 8].copy_from_slice(&100_000u32.to_le_bytes());
     let e = xqf::read(&bad).unwrap_err();
     assert_eq!(e.offset, rec + 4, "{e}");
-    // Two pieces on one square.
-    let mut bad = good.clone();
-    bad[0x11] = bad[0x10];
-    assert!(xqf::read(&bad).unwrap_err().what.contains("two pieces"));
+    // Two pieces on one square of a set-up position (type 2).
+    let mut bad = xqf::write(&setup_game()).unwrap();
+    assert_eq!(bad[0x40], 2);
+    // Slot 4 is Red's king, slot 20 Black's.
+    bad[0x10 + 20] = bad[0x10 + 4];
+    let e = xqf::read(&bad).unwrap_err();
+    assert!(e.what.contains("two pieces") && e.offset == 0x10, "{e}");
+    // A whole game (type 0) starts from the standard position, as XQStudio
+    // reads it, even when its header's pieces are damaged.
+    let mut damaged = good.clone();
+    damaged[0x11] = damaged[0x10];
+    assert_eq!(xqf::read(&damaged).unwrap(), g);
     // Every single-byte change of the move section: an error or a game, never a panic.
     for i in 0x400..good.len() {
         for v in [0u8, 0x0F, 0xF0, 0xFF, good[i] ^ 0x55] {
@@ -479,5 +492,21 @@ fn local_real_records() {
         }
     }
     println!("{ok} of {} read cleanly; failed: {failed:#?}", paths.len());
+    // ElephantEye ships one game as both SAMPLE.XQF and SAMPLE.PGN (Chinese
+    // notation): the two readers must agree on it.
+    let (x, p) = (
+        Path::new(&dir).join("SAMPLE.XQF"),
+        Path::new(&dir).join("SAMPLE.PGN"),
+    );
+    if x.exists() && p.exists() {
+        let gx = record::read_file(&x).unwrap().remove(0);
+        let gp = record::read_file(&p).unwrap().remove(0);
+        assert_eq!(gx.mainline(), gp.mainline());
+        assert_eq!(gx.start_fen, gp.start_fen);
+        println!(
+            "SAMPLE.XQF and SAMPLE.PGN agree on {} moves",
+            gx.moves.len()
+        );
+    }
     assert!(failed.is_empty());
 }
