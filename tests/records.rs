@@ -3,6 +3,7 @@
 
 use chuhe::board::{Move, Position};
 use chuhe::record::{self, pgn, Game, MoveNode};
+use std::path::Path;
 
 fn mv(s: &str) -> Move {
     s.parse().unwrap()
@@ -220,6 +221,10 @@ fn xqf_round_trip_plain() {
         assert_eq!(&bytes[..3], b"XQ\x0a");
         let back = xqf::read(&bytes).unwrap();
         assert_eq!(back, g);
+        // Versions before 10 are plain too.
+        let mut early = bytes.clone();
+        early[2] = 8;
+        assert_eq!(xqf::read(&early).unwrap(), g);
         // read_file's content sniffing takes it as XQF too.
         assert_eq!(record::read_bytes(&bytes, None).unwrap(), vec![g]);
     }
@@ -230,8 +235,10 @@ fn xqf_plain_layout_follows_the_published_format() {
     // XQF 1.0: the root record 18 20 F0 FF, then 8 bytes per move plus its
     // comment; squares are x*10+y plus 24 (from) and 32 (to); the header
     // holds the pieces in the order 车马相仕帅仕相马车炮炮兵×5 per side.
-    let mut g = Game::default();
-    g.moves = vec![MoveNode::new(mv("h2e2"))];
+    let g = Game {
+        moves: vec![MoveNode::new(mv("h2e2"))],
+        ..Default::default()
+    };
     let b = xqf::write(&g).unwrap();
     assert_eq!(
         &b[0x10..0x30],
@@ -270,7 +277,7 @@ fn scramble(plain: &[u8], version: u8, mask: u8, or: [u8; 4], xy: [u8; 3]) -> Ve
     let kt = key(xy[2], kf);
     let krmk = (h[12] as i32 * 256 + xy[0] as i32) % 32000 + 767;
     let pieces: Vec<u8> = plain[0x10..0x30].to_vec();
-    for slot in 0..32 {
+    for (slot, &piece) in pieces.iter().enumerate() {
         let stored = if version >= 12 {
             // The reader puts stored byte i into slot (i + kxy + 1) % 32.
             (0..32)
@@ -279,7 +286,7 @@ fn scramble(plain: &[u8], version: u8, mask: u8, or: [u8; 4], xy: [u8; 3]) -> Ve
         } else {
             slot
         };
-        h[0x10 + stored] = pieces[slot].wrapping_add(kxy);
+        h[0x10 + stored] = piece.wrapping_add(kxy);
     }
     let mut body = Vec::new();
     let mut at = 0x400;
@@ -405,10 +412,18 @@ fn xqf_damaged_files_are_errors_not_panics() {
     bad[rec + 4..rec + 8].copy_from_slice(&100_000u32.to_le_bytes());
     let e = xqf::read(&bad).unwrap_err();
     assert_eq!(e.offset, rec + 4, "{e}");
-    // Two pieces on one square.
-    let mut bad = good.clone();
-    bad[0x11] = bad[0x10];
-    assert!(xqf::read(&bad).unwrap_err().what.contains("two pieces"));
+    // Two pieces on one square of a set-up position (type 2).
+    let mut bad = xqf::write(&setup_game()).unwrap();
+    assert_eq!(bad[0x40], 2);
+    // Slot 4 is Red's king, slot 20 Black's.
+    bad[0x10 + 20] = bad[0x10 + 4];
+    let e = xqf::read(&bad).unwrap_err();
+    assert!(e.what.contains("two pieces") && e.offset == 0x10, "{e}");
+    // A whole game (type 0) starts from the standard position, as XQStudio
+    // reads it, even when its header's pieces are damaged.
+    let mut damaged = good.clone();
+    damaged[0x11] = damaged[0x10];
+    assert_eq!(xqf::read(&damaged).unwrap(), g);
     // Every single-byte change of the move section: an error or a game, never a panic.
     for i in 0x400..good.len() {
         for v in [0u8, 0x0F, 0xF0, 0xFF, good[i] ^ 0x55] {
@@ -435,7 +450,10 @@ fn pgn_xqf_conversion_keeps_moves_and_comments() {
         assert_eq!(via_xqf.moves, from_pgn.moves);
         assert_eq!(via_xqf.comment, from_pgn.comment);
         assert_eq!(via_xqf.start_fen, from_pgn.start_fen);
-        assert_eq!(pgn::write(&[via_xqf.clone()]), pgn::write(&[from_pgn]));
+        assert_eq!(
+            pgn::write(std::slice::from_ref(&via_xqf)),
+            pgn::write(&[from_pgn])
+        );
         // XQF -> PGN -> XQF gives the same bytes.
         let x1 = xqf::write(&g).unwrap();
         let back = pgn::read_str(&pgn::write(&[xqf::read(&x1).unwrap()]))
@@ -474,5 +492,21 @@ fn local_real_records() {
         }
     }
     println!("{ok} of {} read cleanly; failed: {failed:#?}", paths.len());
+    // ElephantEye ships one game as both SAMPLE.XQF and SAMPLE.PGN (Chinese
+    // notation): the two readers must agree on it.
+    let (x, p) = (
+        Path::new(&dir).join("SAMPLE.XQF"),
+        Path::new(&dir).join("SAMPLE.PGN"),
+    );
+    if x.exists() && p.exists() {
+        let gx = record::read_file(&x).unwrap().remove(0);
+        let gp = record::read_file(&p).unwrap().remove(0);
+        assert_eq!(gx.mainline(), gp.mainline());
+        assert_eq!(gx.start_fen, gp.start_fen);
+        println!(
+            "SAMPLE.XQF and SAMPLE.PGN agree on {} moves",
+            gx.moves.len()
+        );
+    }
     assert!(failed.is_empty());
 }

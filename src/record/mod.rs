@@ -85,8 +85,7 @@ pub fn read_bytes(bytes: &[u8], hint: Option<Format>) -> Result<Vec<Game>, Recor
 fn looks_like_text(bytes: &[u8]) -> bool {
     let first = bytes
         .iter()
-        .skip_while(|b| b.is_ascii_whitespace() || matches!(b, 0xEF | 0xBB | 0xBF))
-        .next();
+        .find(|b| !(b.is_ascii_whitespace() || matches!(b, 0xEF | 0xBB | 0xBF)));
     matches!(first, Some(b'[' | b'{' | b'1'..=b'9'))
 }
 

@@ -271,7 +271,12 @@ pub fn read(bytes: &[u8]) -> Result<Game, RecordError> {
         }
     }
 
-    let mut start = board(h, &keys)?;
+    // A whole game (type 0) or opening (1) starts from the standard
+    // position whatever the header holds, as XQStudio reads it.
+    let mut start = match board(h, &keys) {
+        Err(_) if h[TYPE_AT] < 2 => Position::startpos(),
+        other => other?,
+    };
     // The file does not reliably say who moves first; the first move does.
     let first_mover = nodes[0]
         .child
