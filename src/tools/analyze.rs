@@ -447,7 +447,9 @@ fn chased_by(pos: &Position, j: &super::judge::Judgement, side: Color) -> Vec<St
 /// record already had), an `Annotator` tag and the verdict on the last move.
 pub fn annotate(game: &Game, a: &Analysis) -> Game {
     let mut out = game.clone();
-    out.set_tag("Annotator", &a.settings_text);
+    // Short: XQF keeps header fields in a few fixed bytes. The depth is in
+    // every comment (`Chuhe d8:`).
+    out.set_tag("Annotator", &format!("Chuhe {}", env!("CARGO_PKG_VERSION")));
     for (node, p) in out.moves.iter_mut().zip(&a.plies) {
         let text = comment(p);
         node.comment = Some(match node.comment.take() {
