@@ -424,6 +424,9 @@ fn chased_by(pos: &Position, j: &super::judge::Judgement, side: Color) -> Vec<St
     let mut out: Vec<String> = Vec::new();
     for (k, m) in c.moves.iter().enumerate() {
         let index = c.start_ply + k;
+        if index >= n {
+            break;
+        }
         // The last move was played by the side not to move now.
         let mover = if (n - 1 - index).is_multiple_of(2) {
             !pos.side_to_move()
