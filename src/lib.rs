@@ -6,6 +6,7 @@
 //! the same library.
 
 pub mod board;
+pub mod book;
 pub mod eval;
 pub mod nnue;
 pub mod protocol;

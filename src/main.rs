@@ -135,6 +135,53 @@ enum Command {
         #[arg(long)]
         max_positions: Option<usize>,
     },
+    /// Analyse a game: scores, best moves, marked mistakes, the rules
+    /// verdict; writes the annotated game and an HTML report.
+    Analyze(Box<chuhe::tools::analyze::cli::AnalyzeArgs>),
+    /// Opening books: build one from games, or look a position up.
+    #[command(subcommand)]
+    Book(BookCommand),
+    /// Convert game records between XQF and PGN (variations and comments kept).
+    /// `chuhe convert IN OUT` for one file; several files or directories go
+    /// into an output directory (or all into one .pgn file).
+    Convert {
+        /// Input files or directories, then the output (file or directory).
+        #[arg(required = true, num_args = 2..)]
+        paths: Vec<std::path::PathBuf>,
+        /// Output format for a directory target (default: the other one).
+        #[arg(long, value_parser = chuhe::tools::convert::parse_format)]
+        to: Option<chuhe::record::Format>,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Build a book in Chuhe's format from PGN and XQF game files.
+    Build {
+        /// The book file to write.
+        #[arg(long)]
+        out: String,
+        /// Leave out moves played in fewer games than this.
+        #[arg(long, default_value_t = chuhe::book::build::BuildOptions::default().min_games)]
+        min_games: u32,
+        /// Count only this many plies of each game.
+        #[arg(long, default_value_t = chuhe::book::build::BuildOptions::default().max_ply)]
+        max_ply: usize,
+        /// Game files (PGN or XQF).
+        #[arg(required = true)]
+        games: Vec<String>,
+    },
+    /// List a book's moves for a position (Chuhe's format or BOOK.DAT).
+    Probe {
+        #[arg(long)]
+        book: String,
+        /// Position the moves start from (start position when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in ICCS coordinates, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -287,6 +334,39 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Book(cmd)) => book(cmd),
+        Some(Command::Analyze(args)) => match chuhe::tools::analyze::cli::run(*args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Convert { mut paths, to }) => {
+            let out = paths.pop().unwrap_or_default();
+            match chuhe::tools::convert::convert(&paths, &out, to) {
+                Ok(summary) => {
+                    println!(
+                        "converted {} game(s) into {} file(s)",
+                        summary.games,
+                        summary.written.len()
+                    );
+                    if summary.failed.is_empty() {
+                        ExitCode::SUCCESS
+                    } else {
+                        eprintln!("could not convert {}:", summary.failed.len());
+                        for f in &summary.failed {
+                            eprintln!("  {f}");
+                        }
+                        ExitCode::from(1)
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::Train {
             data,
             out,
@@ -370,4 +450,41 @@ fn main() -> ExitCode {
         }
         None => chuhe::protocol::run_stdio(),
     }
+}
+
+fn book(cmd: BookCommand) -> ExitCode {
+    use chuhe::tools::book;
+    let result = match cmd {
+        BookCommand::Build {
+            out,
+            min_games,
+            max_ply,
+            games,
+        } => {
+            let opts = chuhe::book::build::BuildOptions { min_games, max_ply };
+            book::build(&out, &games, opts, &read_games, &mut |w| {
+                eprintln!("warning: {w}")
+            })
+            .map(|summary| println!("{summary}"))
+        }
+        BookCommand::Probe { book, fen, moves } => {
+            book::probe(&book, fen.as_deref(), &moves).map(|lines| {
+                for l in lines {
+                    println!("{l}");
+                }
+            })
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads a record file (PGN or XQF) for the tools.
+fn read_games(path: &str) -> Result<Vec<chuhe::record::Game>, String> {
+    chuhe::record::read_file(std::path::Path::new(path)).map_err(|e| e.to_string())
 }

@@ -17,7 +17,14 @@
 //!   could end (infinite, pondering), lets a bounded one finish, carries out
 //!   what is left and exits;
 //! - `probe` answers from the hash table (`Engine::hash_view`), also while
-//!   the engine thinks; a position the table lacks gets a bare `pophash`.
+//!   the engine thinks; a position the table lacks gets a bare `pophash`;
+//! - with `usebook`, a `go` in a position the book holds answers from the
+//!   book at once (`info string book move ...`; `crate::book` says which
+//!   moves qualify), except `go infinite` and `go mate`, which search; a
+//!   book move is no judgement of the position, so it counts neither
+//!   towards resigning or offering a draw nor accepts an offered one;
+//! - a book that cannot be read (missing, truncated, not a book) is
+//!   reported with `info string error:` when set and left out.
 
 pub mod command;
 mod drawresign;

@@ -17,6 +17,7 @@ pub enum Id {
     NewGame,
     UseBook,
     BookFiles,
+    BookRandomness,
     Randomness,
     Pruning,
     Knowledge,
@@ -108,6 +109,14 @@ const SPECS: &[Spec] = &[
         Some("bookfiles"),
         Some("BookFile"),
         Kind::Str(""),
+    ),
+    // How sharply book moves favour their weights (see `crate::book`):
+    // medium draws in proportion to them, as ElephantEye does.
+    spec(
+        Id::BookRandomness,
+        Some("bookrandomness"),
+        Some("Book Randomness"),
+        Kind::Combo("medium", LEVELS),
     ),
     spec(
         Id::Randomness,
@@ -407,6 +416,7 @@ pub struct Options {
     pub threads: usize,
     pub usebook: bool,
     pub bookfiles: String,
+    pub book_randomness: String,
     pub randomness: String,
     pub pruning: String,
     pub knowledge: String,
@@ -437,6 +447,7 @@ impl Default for Options {
             threads: 1,
             usebook: false,
             bookfiles: String::new(),
+            book_randomness: "medium".into(),
             randomness: "none".into(),
             pruning: "large".into(),
             knowledge: "large".into(),
@@ -482,6 +493,7 @@ impl Options {
             Id::NewGame => {}
             Id::UseBook => self.usebook = flag(value),
             Id::BookFiles => self.bookfiles = text(value),
+            Id::BookRandomness => self.book_randomness = text(value),
             Id::Randomness => self.randomness = text(value),
             Id::Pruning => self.pruning = text(value),
             Id::Knowledge => self.knowledge = text(value),

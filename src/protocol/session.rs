@@ -8,7 +8,8 @@ use super::reader::Input;
 use super::timecontrol::{self, Context};
 use super::worker::{current_handle, current_hash, Done, Event, Job, SharedHandle};
 use super::Mode;
-use crate::board::{Move, Position};
+use crate::board::{notation, Move, Position};
+use crate::book::{self, Book, Rng, Variety};
 use crate::nnue::net::Network;
 use crate::search::{Limits, Score, SearchResult};
 use std::collections::VecDeque;
@@ -40,6 +41,9 @@ pub struct Session {
     /// The network `evalfile` chose (None: none could be had), used while
     /// `usennue` is on.
     net: Option<Arc<Network>>,
+    /// The books read for `usebook`/`bookfiles`; empty when off or unreadable.
+    books: Vec<Book>,
+    rng: Rng,
 }
 
 enum Busy {
@@ -86,6 +90,8 @@ impl Session {
             eof: false,
             track: ScoreTrack::default(),
             net: crate::nnue::default_network(),
+            books: Vec::new(),
+            rng: Rng::from_entropy(),
         }
     }
 
@@ -256,12 +262,7 @@ impl Session {
             Id::Hash => self.send(Job::SetHash(self.opts.hash_mb)),
             Id::Threads => self.send(Job::SetThreads(self.opts.threads)),
             Id::NewGame => self.new_game(),
-            Id::UseBook if on => {
-                self.note("no opening book yet: the engine searches from move one")
-            }
-            Id::BookFiles if !self.opts.bookfiles.is_empty() => {
-                self.note("no opening book yet: bookfiles stored but not read")
-            }
+            Id::UseBook | Id::BookFiles => self.load_books(),
             Id::Promotion if on => {
                 self.note("the promotion variant is not supported: playing standard xiangqi")
             }
@@ -314,6 +315,77 @@ impl Session {
             None
         };
         self.send(Job::SetNetwork(net));
+    }
+
+    /// (Re)reads the book files when the book is on. A book that cannot be
+    /// read is reported and left out; the engine plays on without it.
+    fn load_books(&mut self) {
+        self.books.clear();
+        if !self.opts.usebook {
+            return;
+        }
+        let files: Vec<String> = self
+            .opts
+            .bookfiles
+            .split(';')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(String::from)
+            .collect();
+        if files.is_empty() {
+            return self.note("usebook is on but no bookfiles are set: no book yet");
+        }
+        for file in files {
+            match Book::open(&file) {
+                Ok(b) => {
+                    self.note(&format!(
+                        "book {file}: {} records ({:?} format)",
+                        b.len(),
+                        b.format()
+                    ));
+                    self.books.push(b);
+                }
+                Err(e) => self.error(&format!("{e}; playing on without it")),
+            }
+        }
+    }
+
+    /// A move from the book for this search, if the book has the position
+    /// and an allowed move in it (see `crate::book` for the filters).
+    /// Analysis (`go infinite`) and mate searches always search.
+    fn book_move(&mut self, limits: &Limits) -> Option<Done> {
+        if !self.opts.usebook || self.books.is_empty() || limits.infinite || limits.mate.is_some() {
+            return None;
+        }
+        let allowed = self.root_moves(limits);
+        let variety = Variety::from_level(&self.opts.book_randomness);
+        let (choice, index) =
+            book::choose(&self.books, &self.pos, &allowed, variety, &mut self.rng)?;
+        let mv = choice.mv;
+        let cn = notation::chinese(&self.pos, mv).unwrap_or_default();
+        self.note(&format!(
+            "book move {mv} {cn} weight {} from {}",
+            choice.weight,
+            self.books[index].path()
+        ));
+        // The reply we expect: the heaviest book move after ours.
+        let mut after = self.pos.clone();
+        after.make_move(mv);
+        let ponder = self
+            .books
+            .iter()
+            .find_map(|b| b.probe(&after))
+            .and_then(|m| m.first().map(|b| b.mv));
+        Some(Done {
+            result: SearchResult {
+                best: Some(mv),
+                ponder,
+                score: Score::Cp(0),
+                depth: 0,
+                nodes: 0,
+            },
+            pv: vec![mv],
+        })
     }
 
     fn new_game(&mut self) {
@@ -380,6 +452,19 @@ impl Session {
                 "info depth 0 {}",
                 score_text(self.mode, Score::Mate(0))
             ));
+            let wait = thinking.must_wait();
+            self.busy = Some(Busy::Search(thinking));
+            if !wait {
+                self.release();
+            }
+            return;
+        }
+        if let Some(done) = self.book_move(&limits) {
+            // Not a judgement of the position: it counts neither towards
+            // resigning or offering a draw nor for accepting one.
+            thinking.on_clock = false;
+            thinking.draw_offered = false;
+            thinking.held = Some(done);
             let wait = thinking.must_wait();
             self.busy = Some(Busy::Search(thinking));
             if !wait {

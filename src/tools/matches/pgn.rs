@@ -4,6 +4,7 @@
 
 use super::game::{GameRecord, Termination};
 use crate::board::START_FEN;
+use crate::record::pgn::{escape_tag, wrap_tokens};
 use crate::rules::Outcome;
 use std::fmt::Write;
 
@@ -23,10 +24,6 @@ pub fn result_text(outcome: Option<Outcome>) -> &'static str {
         Some(Outcome::Draw) => "1/2-1/2",
         None => "*",
     }
-}
-
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Today's date as PGN writes it (UTC), from the system clock.
@@ -57,7 +54,7 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
     let mut out = String::new();
     let result = result_text(game.outcome);
     let mut tag = |name: &str, value: &str| {
-        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+        let _ = writeln!(out, "[{name} \"{}\"]", escape_tag(value));
     };
     tag("Event", header.event);
     tag("Site", header.site);
@@ -119,20 +116,7 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
         tokens.push(format!("{{{}}}", game.termination));
     }
     tokens.push(result.to_string());
-    // Wrap movetext at about 80 columns without splitting a token.
-    let mut line_len = 0;
-    for t in tokens {
-        let w = t.chars().count();
-        if line_len > 0 && line_len + 1 + w > 80 {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(&t);
-        line_len += w;
-    }
+    out.push_str(&wrap_tokens(&tokens));
     out.push_str("\n\n");
     out
 }
