@@ -92,6 +92,10 @@ enum Command {
         /// Transposition table per game thread, MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Evaluation the games are played with: `nnue` (the built-in
+        /// network), `hce` (hand-crafted), or a network file.
+        #[arg(long, default_value = "nnue")]
+        eval: String,
     },
     /// Train the network on datagen files; writes the quantised network to
     /// --out after every epoch.
@@ -217,16 +221,12 @@ fn main() -> ExitCode {
             movetime,
             eval,
         }) => {
-            let net = match eval.as_str() {
-                "hce" => None,
-                "nnue" => chuhe::nnue::default_network(),
-                path => match chuhe::nnue::net::Network::load(std::path::Path::new(path)) {
-                    Ok(n) => Some(std::sync::Arc::new(n)),
-                    Err(e) => {
-                        eprintln!("error: --eval {path}: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
+            let net = match eval_choice(&eval) {
+                Ok(n) => n,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
             };
             if !(1..=64).contains(&depth) {
                 eprintln!("error: --depth {depth} is out of range (1 to 64)");
@@ -290,8 +290,16 @@ fn main() -> ExitCode {
             random_plies,
             seed,
             hash,
+            eval,
         }) => {
             use chuhe::tools::datagen;
+            let net = match eval_choice(&eval) {
+                Ok(n) => n,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let openings = match openings {
                 None => Vec::new(),
                 Some(p) => match chuhe::tools::matches::openings::load(&p) {
@@ -318,6 +326,7 @@ fn main() -> ExitCode {
                 random_plies,
                 seed,
                 hash_mb: hash.clamp(1, 4096),
+                net,
             };
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let flag = stop.clone();
@@ -481,6 +490,18 @@ fn book(cmd: BookCommand) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--eval`: `nnue` (the built-in network), `hce` (None: hand-crafted), or
+/// a network file.
+fn eval_choice(eval: &str) -> Result<Option<std::sync::Arc<chuhe::nnue::net::Network>>, String> {
+    match eval {
+        "hce" => Ok(None),
+        "nnue" => Ok(chuhe::nnue::default_network()),
+        path => chuhe::nnue::net::Network::load(std::path::Path::new(path))
+            .map(|n| Some(std::sync::Arc::new(n)))
+            .map_err(|e| format!("--eval {path}: {e}")),
     }
 }
 

@@ -191,10 +191,11 @@ fn network_file_round_trips_and_bad_files_are_rejected() {
 }
 
 #[test]
-fn embedded_network_loads_when_shipped() {
-    // The built-in network passed its checks when the binary was built;
-    // loading it again from the same bytes must give the same evaluation.
-    if let Some(net) = chuhe::nnue::default_network() {
+fn embedded_network_loads() {
+    assert_eq!(chuhe::nnue::embedded_network_error(), None);
+    // Saving and loading it again must give the same evaluation.
+    {
+        let net = chuhe::nnue::default_network().unwrap();
         let again = Network::from_bytes(&net.to_bytes()).unwrap();
         let pos = Position::startpos();
         assert_eq!(
@@ -312,6 +313,7 @@ fn datagen_plays_refereed_games_and_labels_them() {
         random_plies: 4,
         seed: 3,
         hash_mb: 1,
+        net: None,
     };
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let n = run(&cfg, stop, &mut |_| {}).unwrap();

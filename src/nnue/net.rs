@@ -118,6 +118,18 @@ pub struct Network {
     pub scale: i32,
 }
 
+impl fmt::Debug for Network {
+    // The weights are too many to print: the shape and a fingerprint.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network({FEATURES}x{HIDDEN}, scale {}, checksum {:016x})",
+            self.scale,
+            fnv1a(&self.to_bytes())
+        )
+    }
+}
+
 impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let expected = HEADER_LEN + PAYLOAD_LEN + 8;

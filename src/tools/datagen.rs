@@ -12,6 +12,7 @@
 
 use crate::board::{Color, Position};
 use crate::nnue::data::{DataWriter, Record, Wdl};
+use crate::nnue::net::Network;
 use crate::rules::{self, Outcome};
 use crate::search::{Engine, Limits, Score};
 use crate::tools::matches::openings::{Opening, SplitMix64};
@@ -30,6 +31,8 @@ pub struct DatagenConfig {
     pub random_plies: u32,
     pub seed: u64,
     pub hash_mb: usize,
+    /// The evaluation the games are played with (None: hand-crafted).
+    pub net: Option<Arc<Network>>,
 }
 
 /// Scores past this are not stored (mates and near-mates teach nothing
@@ -167,6 +170,7 @@ pub fn run(
         let (cfg, stop, next_game, tx) = (cfg.clone(), stop.clone(), next_game.clone(), tx.clone());
         handles.push(std::thread::spawn(move || {
             let mut engine = Engine::new();
+            engine.set_network(cfg.net.clone());
             engine.set_hash_mb(cfg.hash_mb);
             loop {
                 let g = next_game.fetch_add(1, Ordering::Relaxed);
