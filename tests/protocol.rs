@@ -669,3 +669,82 @@ fn debug_prints_the_pv_in_chinese_notation() {
     );
     e.expect("bestmove");
 }
+
+#[test]
+fn evalfile_and_usennue_switch_the_evaluation_and_bad_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("chuhe-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let truncated = dir.join("short.nnue");
+    let good = chuhe::nnue::default_network().unwrap().to_bytes();
+    std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
+    let copy = dir.join("copy.nnue");
+    std::fs::write(&copy, &good).unwrap();
+
+    for uci in [false, true] {
+        let mut e = if uci { Engine::uci() } else { Engine::ucci() };
+        let set = |name: &str, value: &str| {
+            if uci {
+                format!("setoption name {name} value {value}")
+            } else {
+                format!("setoption {name} {value}")
+            }
+        };
+        let evalfile = if uci { "EvalFile" } else { "evalfile" };
+        let usennue = if uci { "Use NNUE" } else { "usennue" };
+        // A depth-limited search is deterministic: the same evaluation
+        // gives the same node count.
+        let newgame = if uci {
+            "ucinewgame"
+        } else {
+            "setoption newgame"
+        };
+        let nodes = |e: &mut Engine| {
+            e.send(newgame);
+            e.send("position startpos");
+            let (mv, _) = e.go("go depth 6");
+            assert!(mv.is_some());
+            let info = e
+                .log
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth 6"))
+                .cloned()
+                .expect("an info line at depth 6");
+            let n = info
+                .split_whitespace()
+                .skip_while(|w| *w != "nodes")
+                .nth(1)
+                .unwrap();
+            n.parse::<u64>().unwrap()
+        };
+        let net_nodes = nodes(&mut e);
+        e.send(&set(evalfile, truncated.to_str().unwrap()));
+        e.send("isready");
+        let (_, lines) = e.until("readyok");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("error") && l.contains("truncated")),
+            "{lines:?}"
+        );
+        e.send(&set(evalfile, "/no/such/file.nnue"));
+        e.send("isready");
+        let (_, lines) = e.until("readyok");
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("error") && l.contains("/no/such/file.nnue")));
+        // The network in use was kept.
+        assert_eq!(nodes(&mut e), net_nodes);
+        e.send(&set(evalfile, copy.to_str().unwrap()));
+        assert_eq!(nodes(&mut e), net_nodes);
+        e.send(&set(usennue, "false"));
+        let hce_nodes = nodes(&mut e);
+        assert_ne!(
+            hce_nodes, net_nodes,
+            "the hand-crafted evaluation searches another tree"
+        );
+        e.send(&set(usennue, "true"));
+        assert_eq!(nodes(&mut e), net_nodes);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
