@@ -3,6 +3,7 @@
 
 use super::command::shorten;
 use super::Mode;
+use crate::search;
 use std::fmt;
 
 /// Which option a table row is.
@@ -49,9 +50,11 @@ struct Spec {
 
 const LEVELS: &[&str] = &["none", "small", "medium", "large"];
 const STYLES: &[&str] = &["solid", "normal", "risky"];
-const MAX_HASH_MB: i64 = 65536;
-const MAX_THREADS: i64 = 1024;
-pub const DEFAULT_HASH_MB: usize = 64;
+// The limits come from the search, which enforces them: what the GUI is told
+// is what the engine does.
+const MAX_HASH_MB: i64 = search::MAX_HASH_MB as i64;
+const MAX_THREADS: i64 = search::MAX_THREADS as i64;
+pub const DEFAULT_HASH_MB: usize = search::DEFAULT_HASH_MB;
 pub const DEFAULT_OVERHEAD_MS: i64 = 30;
 
 const SPECS: &[Spec] = &[

@@ -98,7 +98,7 @@ mod tests {
                         break;
                     }
                     let r = next(&mut seed);
-                    if r % 29 == 0 && !pos.in_check() {
+                    if r.is_multiple_of(29) && !pos.in_check() {
                         pos.make_null();
                     } else {
                         let checks: Vec<Move> = moves
@@ -106,7 +106,7 @@ mod tests {
                             .copied()
                             .filter(|&m| pos.gives_check(m) && !pos.is_capture(m))
                             .collect();
-                        let pick = if !checks.is_empty() && r % 3 != 0 {
+                        let pick = if !checks.is_empty() && !r.is_multiple_of(3) {
                             checks[(r >> 8) as usize % checks.len()]
                         } else {
                             moves[(r >> 8) as usize % moves.len()]
