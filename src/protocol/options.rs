@@ -551,5 +551,17 @@ mod tests {
             &"option name Move Overhead type spin min 0 max 5000 default 30".to_string()
         ));
         assert!(!uci.iter().any(|l| l.contains("usemillisec")));
+        // What the GUI is told is what the engine enforces.
+        let threads = format!(
+            "option name Threads type spin min 1 max {} default 1",
+            search::MAX_THREADS
+        );
+        assert!(uci.contains(&threads), "{uci:?}");
+        match check("threads", Some("1024")) {
+            Ok((Id::Threads, Value::Int(n, Some(_)))) => {
+                assert_eq!(n as usize, search::MAX_THREADS)
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }
