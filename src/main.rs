@@ -205,11 +205,12 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            if depth > 12 {
-                eprintln!("error: --depth {depth} is too deep for perft (at most 12)");
+            let max = chuhe::tools::perft::MAX_DEPTH;
+            if depth > max {
+                eprintln!("error: --depth {depth} is too deep for perft (at most {max})");
                 return ExitCode::from(2);
             }
-            let threads = threads.clamp(1, 1024);
+            let threads = threads.clamp(1, chuhe::search::MAX_THREADS);
             chuhe::tools::perft::run(&pos, depth, divide, threads, &mut |l| println!("{l}"));
             ExitCode::SUCCESS
         }
@@ -228,12 +229,13 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            if !(1..=64).contains(&depth) {
-                eprintln!("error: --depth {depth} is out of range (1 to 64)");
+            use chuhe::search::{MAX_DEPTH, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB};
+            if !(1..=MAX_DEPTH).contains(&depth) {
+                eprintln!("error: --depth {depth} is out of range (1 to {MAX_DEPTH})");
                 return ExitCode::from(2);
             }
-            let threads = threads.clamp(1, 256);
-            let hash = hash.clamp(1, 65536);
+            let threads = threads.clamp(1, MAX_THREADS);
+            let hash = hash.clamp(MIN_HASH_MB, MAX_HASH_MB);
             let mut print = |l: &str| println!("{l}");
             match fen {
                 None => {

@@ -276,3 +276,63 @@ fn flying_general_pins_the_blocker() {
         "rook would become the cannon's screen"
     );
 }
+
+/// `generate` on a list that already holds moves replaces them: calling it
+/// again and again on one list (which once appended, passing the list's
+/// capacity after three calls) gives the same moves each time, of every kind.
+#[test]
+fn generate_repeatedly_into_one_list() {
+    use chuhe::board::{GenType, MoveList};
+    for fen in suite_fens() {
+        let pos = Position::from_fen(&fen).unwrap();
+        let mut list = MoveList::new();
+        for gen in [GenType::All, GenType::Captures, GenType::Quiets] {
+            let mut fresh = MoveList::new();
+            pos.generate(gen, &mut fresh);
+            for _ in 0..5 {
+                pos.generate(gen, &mut list);
+                assert_eq!(list, fresh, "{fen} {gen:?}");
+            }
+        }
+        pos.generate(GenType::All, &mut list);
+        assert_eq!(list, pos.legal_moves(), "{fen}");
+    }
+}
+
+/// The move list's capacity covers any position the API can reach: FEN
+/// validation caps each kind's count and moves never add pieces, so the most
+/// moves are the per-piece maxima over every square times those counts.
+#[test]
+fn move_list_capacity_covers_every_position() {
+    use chuhe::board::attacks::*;
+    use chuhe::board::{Bitboard, MAX_MOVES};
+    let most = |f: &dyn Fn(Square) -> u32| (0..90).map(|i| f(Square::from_index(i))).max().unwrap();
+    let empty = Bitboard::EMPTY;
+    // A cannon's moves never outnumber the empty-board lines either: each
+    // capture lies beyond a screen it cannot move to.
+    let line = most(&|s| rook_attacks(s, empty).count());
+    let per_kind = [
+        (PieceKind::Rook, line),
+        (PieceKind::Cannon, line),
+        (
+            PieceKind::Knight,
+            most(&|s| knight_attacks(s, empty).count()),
+        ),
+        (
+            PieceKind::Pawn,
+            most(&|s| {
+                pawn_attacks(Color::Red, s)
+                    .count()
+                    .max(pawn_attacks(Color::Black, s).count())
+            }),
+        ),
+        (
+            PieceKind::Bishop,
+            most(&|s| bishop_attacks(s, empty).count()),
+        ),
+        (PieceKind::Advisor, most(&|s| advisor_attacks(s).count())),
+        (PieceKind::King, most(&|s| king_attacks(s).count())),
+    ];
+    let total: u32 = per_kind.iter().map(|(k, n)| k.max_count() * n).sum();
+    assert!(total as usize <= MAX_MOVES, "{total} moves possible");
+}

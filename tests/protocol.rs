@@ -748,3 +748,169 @@ fn evalfile_and_usennue_switch_the_evaluation_and_bad_files_are_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Resident memory of the engine process in kB (Linux), None elsewhere.
+fn resident_kb(e: &Engine) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.child.id())).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The largest hash a GUI may ask for, on a machine with less memory than
+/// that: `readyok` comes at once (a bound far above "at once", far below the
+/// minutes that writing tens of gigabytes takes), the table is cut down with
+/// a note, the process does not take the memory up front, and it still plays.
+#[test]
+fn huge_hash_then_isready_answers_at_once() {
+    const BOUND: Duration = Duration::from_secs(15);
+    for (hello, set) in [
+        ("ucci", "setoption hashsize 65536"),
+        ("uci", "setoption name Hash value 65536"),
+    ] {
+        let mut e = if hello == "ucci" {
+            Engine::ucci()
+        } else {
+            Engine::uci()
+        };
+        let t = Instant::now();
+        e.send(set);
+        e.send("isready");
+        let (_, before) = e.until("readyok");
+        let took = t.elapsed();
+        assert!(took < BOUND, "readyok after {took:?}");
+        if let Some(kb) = resident_kb(&e) {
+            assert!(kb < 1 << 20, "{kb} kB resident after the resize");
+        }
+        let small_machine = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| {
+                let l = m.lines().find(|l| l.starts_with("MemTotal:"))?.to_string();
+                l.split_whitespace().nth(1)?.parse::<u64>().ok()
+            })
+            .is_some_and(|kb| kb < 65536 * 1024);
+        if small_machine {
+            assert!(
+                before
+                    .iter()
+                    .any(|l| l.starts_with("info string hash 65536 MB")),
+                "{before:?}"
+            );
+        }
+        // A new game on the huge table is as quick, and the engine still plays.
+        e.send(if hello == "ucci" {
+            "setoption newgame"
+        } else {
+            "ucinewgame"
+        });
+        e.send("isready");
+        e.expect("readyok");
+        e.send("position startpos");
+        let (mv, _) = e.go("go depth 4");
+        assert!(legal(&Position::startpos(), mv));
+        assert!(t.elapsed() < BOUND * 2);
+    }
+}
+
+/// Quit during a long perft and right after a huge hash request: the
+/// process ends promptly either way.
+#[test]
+fn quit_during_long_commands() {
+    let mut e = Engine::ucci();
+    e.send("go perft 9");
+    e.quiet_for("nodes", Duration::from_millis(200));
+    e.send("quit");
+    e.expect("bye");
+    assert!(e.exits());
+
+    let mut e = Engine::ucci();
+    e.send("setoption hashsize 65536");
+    e.send("setoption newgame");
+    e.send("quit");
+    e.expect("bye");
+    assert!(e.exits());
+}
+
+/// `stop` ends a `go perft`, which then prints no count, and the engine
+/// carries on.
+#[test]
+fn stop_interrupts_go_perft() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go perft 9");
+    e.quiet_for("nodes", Duration::from_millis(200));
+    e.send("stop");
+    let (_, before) = e.until("info string perft stopped");
+    assert!(!before.iter().any(|l| l.starts_with("nodes")), "{before:?}");
+    e.send("isready");
+    e.expect("readyok");
+    let (mv, _) = e.go("go depth 2");
+    assert!(legal(&Position::startpos(), mv));
+}
+
+/// A `stop` right behind its `go`, before the search can have started, is
+/// never lost (each search has its own token, made when the go is accepted).
+#[test]
+fn stop_right_after_go_is_never_lost() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    for _ in 0..30 {
+        e.send_bytes(b"go infinite\nstop\n");
+        let (mv, _) = e.answer();
+        assert!(legal(&Position::startpos(), mv));
+    }
+    let mut e = Engine::ucci();
+    for _ in 0..10 {
+        e.send_bytes(b"go ponder time 5000\nstop\n");
+        e.answer();
+    }
+}
+
+/// Black has one legal move (Ke9-f9) and is then mated by the two rooks.
+const ONE_MOVE_MATED: &str = "4k4/R8/9/9/9/9/9/9/4A4/3RK4 b - - 0 1";
+
+/// The score lines of a search, as (depth, UCCI score).
+fn depths_and_scores(lines: &[String]) -> Vec<(u32, i32)> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let at = |k: &str| w.iter().position(|x| *x == k).and_then(|i| w.get(i + 1));
+            let depth = at("depth")?.parse().ok()?;
+            let score = at("score")?.parse().ok()?;
+            Some((depth, score))
+        })
+        .collect()
+}
+
+/// With one legal move, an analysing `go` (movetime, infinite, depth) still
+/// searches and finds the mate that follows; a `go` on the clock answers at
+/// once.
+#[test]
+fn one_legal_move_is_still_analysed() {
+    let p = Position::from_fen(ONE_MOVE_MATED).unwrap();
+    assert_eq!(p.legal_moves().len(), 1);
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {ONE_MOVE_MATED}"));
+    for go in ["go movetime 300", "go infinite", "go depth 8"] {
+        e.log.clear();
+        e.send(go);
+        if go == "go infinite" {
+            e.quiet_for("bestmove", Duration::from_millis(300));
+            e.send("stop");
+        }
+        let (mv, _) = e.answer();
+        assert!(legal(&p, mv));
+        let found = depths_and_scores(&e.log);
+        let (depth, score) = *found.last().expect("info lines");
+        assert!(depth >= 3, "{go}: {:?}", e.log);
+        assert!(score <= -29000, "{go}: the mate is not seen: {:?}", e.log);
+    }
+    e.log.clear();
+    let (mv, _) = e.go("go time 60000 increment 0");
+    assert!(legal(&p, mv));
+    assert!(
+        depths_and_scores(&e.log).iter().all(|&(d, _)| d <= 1),
+        "{:?}",
+        e.log
+    );
+}

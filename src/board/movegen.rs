@@ -21,7 +21,11 @@ use super::position::Position;
 use super::types::{Move, PieceKind, Square};
 use arrayvec::ArrayVec;
 
-/// Far more than the most moves any xiangqi position has (about 120).
+/// More than the most moves any xiangqi position can have: with the piece
+/// counts FEN validation allows (and moves never add pieces), two rooks and
+/// two cannons reach at most 17 points each, two knights 8, five pawns 3,
+/// two elephants, two advisors and the king 4: 119 in all, wherever the
+/// pieces stand.
 pub const MAX_MOVES: usize = 128;
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
@@ -44,10 +48,10 @@ trait Sink {
 impl Sink for MoveList {
     #[inline(always)]
     fn one(&mut self, mv: Move) {
-        debug_assert!(!self.is_full());
-        // Capacity is a hard bound on xiangqi moves (FEN validation caps the
-        // piece counts), so this never drops a move.
-        unsafe { self.push_unchecked(mv) };
+        // `generate` starts from an empty list and no position has more than
+        // MAX_MOVES moves, so this never fails; the check costs a predictable
+        // branch, and keeps the list sound whatever a caller does with it.
+        self.push(mv);
     }
 
     #[inline(always)]
@@ -86,7 +90,7 @@ impl Position {
         let ksq = self.king(us);
         let occ = self.occupied();
         let ours = self.color_bb(us);
-        let in_check = self.checkers().any();
+        let in_check = self.in_check();
 
         let mut blockers = Bitboard::EMPTY;
         let mut holes = Bitboard::EMPTY;
@@ -200,8 +204,11 @@ impl Position {
         emit(ksq, king_attacks(ksq) & target);
     }
 
-    /// Appends the legal moves of the chosen kind to `list`.
+    /// Fills `list` with the legal moves of the chosen kind, replacing what
+    /// it held (a list holds one position's moves: appending a second
+    /// generation could pass its capacity).
     pub fn generate(&self, gen: GenType, list: &mut MoveList) {
+        list.clear();
         self.walk::<_, true>(gen, list);
     }
 

@@ -96,6 +96,10 @@ pub struct Undo {
     pub key: u64,
     /// The FEN-5 ply counter before the move.
     pub halfmove: u16,
+    /// The checking plies of each side in the capture-free stretch before the move.
+    pub stretch_checks: [u16; 2],
+    /// Whether the side to move was in check before the move.
+    pub in_check: bool,
 }
 
 #[derive(Clone)]
@@ -112,6 +116,13 @@ pub struct Position {
     halfmove: u16,
     /// Full-move number (FEN field 6), kept only for printing.
     fullmove: u16,
+    /// Checking plies of each side (by the mover's colour) since the last
+    /// capture, within the recorded history: the natural limit counts at most
+    /// ten of them per side, and keeping them here makes that test O(1).
+    stretch_checks: [u16; 2],
+    /// Whether the side to move is in check, worked out once per move: the
+    /// move generator, the search and the natural-limit count all ask.
+    check: bool,
     history: Vec<Undo>,
 }
 
@@ -136,6 +147,8 @@ impl Position {
             psq: 0,
             halfmove: 0,
             fullmove: 1,
+            stretch_checks: [0; 2],
+            check: false,
             history: Vec::with_capacity(256),
         }
     }
@@ -192,6 +205,7 @@ impl Position {
             pos.fullmove = pos.fullmove.max(1);
         }
         pos.validate()?;
+        pos.check = pos.checkers().any();
         Ok(pos)
     }
 
@@ -290,6 +304,14 @@ impl Position {
         self.fullmove as u32
     }
 
+    /// Checking plies of `c` since the last capture, counted over the moves
+    /// made since set-up (plies before it, the FEN's counter, count as
+    /// non-checks: they cannot be told apart).
+    #[inline]
+    pub fn stretch_checks(&self, c: Color) -> u32 {
+        u32::from(self.stretch_checks[c.index()])
+    }
+
     /// Moves made on this position since it was set up, oldest first.
     #[inline]
     pub fn history(&self) -> &[Undo] {
@@ -367,10 +389,13 @@ impl Position {
             captured,
             key: self.key,
             halfmove: self.halfmove,
+            stretch_checks: self.stretch_checks,
+            in_check: self.check,
         });
         if let Some(c) = captured {
             self.remove(c, to);
             self.halfmove = 0;
+            self.stretch_checks = [0; 2];
         } else {
             self.halfmove = self.halfmove.saturating_add(1);
         }
@@ -379,8 +404,15 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
+        let mover = self.side;
         self.side = !self.side;
         self.key ^= zobrist::SIDE;
+        self.check = self.checkers().any();
+        // A capture starts a new stretch that does not include itself.
+        if self.check && captured.is_none() {
+            let n = &mut self.stretch_checks[mover.index()];
+            *n = n.saturating_add(1);
+        }
     }
 
     /// Takes back the last `make_move`.
@@ -403,6 +435,8 @@ impl Position {
         }
         self.key = undo.key;
         self.halfmove = undo.halfmove;
+        self.stretch_checks = undo.stretch_checks;
+        self.check = undo.in_check;
     }
 
     /// Passes the turn (for null-move pruning). Must not be called in check.
@@ -412,10 +446,14 @@ impl Position {
             captured: None,
             key: self.key,
             halfmove: self.halfmove,
+            stretch_checks: self.stretch_checks,
+            in_check: self.check,
         });
+        // A pass is never a check by the natural limit's count.
         self.halfmove = self.halfmove.saturating_add(1);
         self.side = !self.side;
         self.key ^= zobrist::SIDE;
+        self.check = self.checkers().any();
     }
 
     pub fn unmake_null(&mut self) {
@@ -427,12 +465,16 @@ impl Position {
         self.side = !self.side;
         self.key = undo.key;
         self.halfmove = undo.halfmove;
+        self.stretch_checks = undo.stretch_checks;
+        self.check = undo.in_check;
     }
 
     /// Forgets the move history (keeps the position): the new position becomes
-    /// the root for repetition purposes.
+    /// the root for repetition purposes, and, as for a FEN, the plies before
+    /// it count as non-checks for the natural limit.
     pub fn clear_history(&mut self) {
         self.history.clear();
+        self.stretch_checks = [0; 2];
     }
 
     // ---- attacks --------------------------------------------------------
@@ -471,9 +513,11 @@ impl Position {
         self.checkers_of(!self.side)
     }
 
+    /// Whether the side to move is in check (kept up to date by every move).
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.checkers().any()
+        debug_assert_eq!(self.check, self.checkers().any());
+        self.check
     }
 
     /// Attackers among `attackers` (pieces of colour `by`) of a king standing on

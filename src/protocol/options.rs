@@ -3,6 +3,7 @@
 
 use super::command::shorten;
 use super::Mode;
+use crate::search;
 use std::fmt;
 
 /// Which option a table row is.
@@ -52,9 +53,11 @@ struct Spec {
 
 const LEVELS: &[&str] = &["none", "small", "medium", "large"];
 const STYLES: &[&str] = &["solid", "normal", "risky"];
-const MAX_HASH_MB: i64 = 65536;
-const MAX_THREADS: i64 = 1024;
-pub const DEFAULT_HASH_MB: usize = 64;
+// The limits come from the search, which enforces them: what the GUI is told
+// is what the engine does.
+const MAX_HASH_MB: i64 = search::MAX_HASH_MB as i64;
+const MAX_THREADS: i64 = search::MAX_THREADS as i64;
+pub const DEFAULT_HASH_MB: usize = search::DEFAULT_HASH_MB;
 pub const DEFAULT_OVERHEAD_MS: i64 = 30;
 
 const SPECS: &[Spec] = &[
@@ -586,5 +589,17 @@ mod tests {
             &"option name Move Overhead type spin min 0 max 5000 default 30".to_string()
         ));
         assert!(!uci.iter().any(|l| l.contains("usemillisec")));
+        // What the GUI is told is what the engine enforces.
+        let threads = format!(
+            "option name Threads type spin min 1 max {} default 1",
+            search::MAX_THREADS
+        );
+        assert!(uci.contains(&threads), "{uci:?}");
+        match check("threads", Some("1024")) {
+            Ok((Id::Threads, Value::Int(n, Some(_)))) => {
+                assert_eq!(n as usize, search::MAX_THREADS)
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -6,22 +6,16 @@ use super::options::{self, Id, Options, Value};
 use super::output::{error_line, info_string, score_text, Out};
 use super::reader::Input;
 use super::timecontrol::{self, Context};
-use super::worker::{current_handle, current_hash, Done, Event, Job, SharedHandle};
+use super::worker::{current_hash, Done, Event, Job, SharedHandle};
 use super::Mode;
 use crate::board::{notation, Move, Position};
 use crate::book::{self, Book, Rng, Variety};
 use crate::nnue::net::Network;
-use crate::search::{Limits, Score, SearchResult};
+use crate::search::{Limits, Score, SearchResult, StopHandle};
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
-use std::time::Duration;
 
-/// How often a `stop` or `ponderhit` is repeated until the search answers:
-/// one sent in the instant before the engine starts its search could
-/// otherwise be lost.
-const RESEND: Duration = Duration::from_millis(5);
-const MAX_PERFT_DEPTH: u64 = 12;
 /// Lines kept waiting for a search to end; a GUI that sends more is flooding.
 const MAX_PENDING: usize = 10_000;
 
@@ -48,7 +42,8 @@ pub struct Session {
 
 enum Busy {
     Search(Box<Thinking>),
-    Perft,
+    /// A `go perft`, with the token that stops it.
+    Perft(StopHandle),
 }
 
 /// A search in progress.
@@ -62,7 +57,9 @@ struct Thinking {
     /// offering a draw.
     on_clock: bool,
     stop_sent: bool,
-    ponderhit_sent: bool,
+    /// This search's own token for `stop` and `ponderhit`: made when the
+    /// `go` is accepted, so one sent before the search starts still counts.
+    handle: StopHandle,
     /// A result that came before `stop`/`ponderhit` allowed it to be told.
     held: Option<Done>,
 }
@@ -106,20 +103,9 @@ impl Session {
                     self.drain_and_exit(&inbox);
                 }
             }
-            let event = if self.resending() {
-                match inbox.recv_timeout(RESEND) {
-                    Ok(e) => e,
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.resend();
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => self.out.last_line_and_exit(None),
-                }
-            } else {
-                match inbox.recv() {
-                    Ok(e) => e,
-                    Err(_) => self.out.last_line_and_exit(None),
-                }
+            let event = match inbox.recv() {
+                Ok(e) => e,
+                Err(_) => self.out.last_line_and_exit(None),
             };
             match event {
                 Event::Input(Input::Line(line)) => self.on_line(line),
@@ -440,7 +426,7 @@ impl Session {
             draw_offered: params.draw,
             on_clock: limits.time.is_some() && !limits.infinite,
             stop_sent: false,
-            ponderhit_sent: false,
+            handle: StopHandle::new(),
             held: None,
         });
         if self.root_moves(&limits).is_empty() {
@@ -472,12 +458,14 @@ impl Session {
             }
             return;
         }
+        let stop = thinking.handle.clone();
         self.busy = Some(Busy::Search(thinking));
         self.send(Job::Search {
             pos: self.pos.clone(),
             limits,
             mode: self.mode,
             chinese_pv: self.opts.debug,
+            stop,
         });
     }
 
@@ -501,16 +489,17 @@ impl Session {
     }
 
     fn perft(&mut self, depth: u64) {
-        if depth > MAX_PERFT_DEPTH {
-            return self.error(&format!(
-                "go perft {depth} is too deep (at most {MAX_PERFT_DEPTH})"
-            ));
+        let max = crate::tools::perft::MAX_DEPTH;
+        if depth > u64::from(max) {
+            return self.error(&format!("go perft {depth} is too deep (at most {max})"));
         }
-        self.busy = Some(Busy::Perft);
+        let stop = StopHandle::new();
+        self.busy = Some(Busy::Perft(stop.clone()));
         self.send(Job::Perft {
             pos: self.pos.clone(),
             depth: depth as u32,
             threads: self.opts.threads.max(1),
+            stop,
         });
     }
 
@@ -528,13 +517,13 @@ impl Session {
                     self.say("nobestmove");
                 }
             }
-            Some(Busy::Perft) => self.note("perft cannot be stopped; it ends by itself"),
+            Some(Busy::Perft(stop)) => stop.stop(),
             Some(Busy::Search(t)) => {
                 t.stop_sent = true;
                 if t.held.is_some() {
                     self.release();
                 } else {
-                    current_handle(&self.handle).stop();
+                    t.handle.stop();
                 }
             }
         }
@@ -546,20 +535,18 @@ impl Session {
         };
         t.pondering = false;
         t.draw_offered |= draw;
-        t.ponderhit_sent = true;
         if t.held.is_some() {
             if !t.must_wait() {
                 self.release();
             }
         } else {
-            current_handle(&self.handle).ponderhit();
+            t.handle.ponderhit();
         }
     }
 
     fn quit(&mut self) -> ! {
-        if self.busy.is_some() {
-            current_handle(&self.handle).stop();
-        }
+        // Ending the process ends whatever the search thread is doing (a
+        // search, a perft, a table being allocated or cleared).
         let last = (self.mode == Mode::Ucci).then_some("bye");
         self.out.last_line_and_exit(last)
     }
@@ -569,23 +556,6 @@ impl Session {
         // Nothing could end these any more, so end them now.
         if self.thinking().is_some_and(|t| t.must_wait()) {
             self.stop();
-        }
-    }
-
-    /// Whether a sent `stop`/`ponderhit` still waits for the search.
-    fn resending(&self) -> bool {
-        matches!(&self.busy, Some(Busy::Search(t))
-            if t.held.is_none() && (t.stop_sent || t.ponderhit_sent))
-    }
-
-    fn resend(&self) {
-        if let Some(Busy::Search(t)) = &self.busy {
-            let h = current_handle(&self.handle);
-            if t.stop_sent {
-                h.stop();
-            } else if t.ponderhit_sent {
-                h.ponderhit();
-            }
         }
     }
 

@@ -8,9 +8,10 @@ use crate::board::{Color, Move};
 use crate::search::Limits;
 use std::time::Duration;
 
-/// The deepest search asked for by depth; deeper requests are as good as
-/// "until stopped" and are capped here so no counter overflows.
-pub const MAX_DEPTH: u32 = 127;
+/// The deepest search asked for by depth (mate distances too): the search's
+/// own limit, so that a deeper request is capped with a note rather than
+/// silently by the search.
+pub use crate::search::MAX_DEPTH;
 
 /// Clocks over this are taken as this (about eleven days).
 const MAX_CLOCK_MS: f64 = 1.0e9;

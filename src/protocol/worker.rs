@@ -7,6 +7,7 @@ use super::reader::Input;
 use super::Mode;
 use crate::board::{notation, Move, Position};
 use crate::search::{Engine, HashView, Limits, SearchResult, StopHandle};
+use crate::tools::perft;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -18,11 +19,14 @@ pub enum Job {
         mode: Mode,
         /// Also print each PV in Chinese notation (the `debug` option).
         chinese_pv: bool,
+        /// This search's own stop token, made when the `go` was accepted.
+        stop: StopHandle,
     },
     Perft {
         pos: Position,
         depth: u32,
         threads: usize,
+        stop: StopHandle,
     },
     SetHash(usize),
     SetThreads(usize),
@@ -51,44 +55,20 @@ pub struct Done {
     pub pv: Vec<Move>,
 }
 
-/// What the main thread may touch while the worker owns the engine: the stop
-/// handle of the running search and a read view of the hash table (for
-/// `probe`). The worker refreshes both whenever the engine may have replaced
-/// them (before each search, after a hash resize).
-pub struct Handles {
-    stop: StopHandle,
-    hash: HashView,
-}
-
-pub type SharedHandle = Arc<Mutex<Handles>>;
-
-fn handles(engine: &Engine) -> Handles {
-    Handles {
-        stop: engine.stop_handle(),
-        hash: engine.hash_view(),
-    }
-}
-
-pub fn current_handle(shared: &SharedHandle) -> StopHandle {
-    shared
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .stop
-        .clone()
-}
+/// What the main thread may touch while the worker owns the engine: a read
+/// view of the hash table (for `probe`). The worker refreshes it whenever
+/// the engine may have replaced the table (hash resize, new game). Stop
+/// tokens need no such slot: the session makes one for each `go`.
+pub type SharedHandle = Arc<Mutex<HashView>>;
 
 pub fn current_hash(shared: &SharedHandle) -> HashView {
-    shared
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .hash
-        .clone()
+    shared.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
 /// Starts the search thread; jobs sent on the returned channel run in order.
 pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
     let mut engine = Engine::new();
-    let shared: SharedHandle = Arc::new(Mutex::new(handles(&engine)));
+    let shared: SharedHandle = Arc::new(Mutex::new(engine.hash_view()));
     let (jobs, rx) = channel::<Job>();
     let slot = shared.clone();
     thread::spawn(move || {
@@ -99,9 +79,9 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                     limits,
                     mode,
                     chinese_pv,
+                    stop,
                 } => {
-                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = handles(&engine);
-                    let done = search(&mut engine, &pos, &limits, mode, chinese_pv, &out);
+                    let done = search(&mut engine, &pos, &limits, &stop, mode, chinese_pv, &out);
                     if events.send(Event::SearchDone(done)).is_err() {
                         return;
                     }
@@ -110,19 +90,36 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                     pos,
                     depth,
                     threads,
+                    stop,
                 } => {
-                    crate::tools::perft::run(&pos, depth, true, threads, &mut |l| out.line(l));
+                    let print = &mut |l: &str| out.line(l);
+                    if perft::run_until(&pos, depth, true, threads, &stop.stop, print).is_none() {
+                        out.line(&info_string("perft stopped"));
+                    }
                     if events.send(Event::PerftDone).is_err() {
                         return;
                     }
                 }
                 Job::SetHash(mb) => {
-                    engine.set_hash_mb(mb);
-                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = handles(&engine);
+                    let report = engine.set_hash_mb(mb);
+                    if let Some(note) = report.note() {
+                        out.line(&info_string(&note));
+                    }
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = engine.hash_view();
                 }
-                Job::SetThreads(n) => engine.set_threads(n),
+                Job::SetThreads(n) => {
+                    let got = engine.set_threads(n);
+                    if got < n {
+                        out.line(&info_string(&format!(
+                            "threads {n}: only {got} could be started"
+                        )));
+                    }
+                }
+                Job::NewGame => {
+                    engine.new_game();
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = engine.hash_view();
+                }
                 Job::SetNetwork(net) => engine.set_network(net),
-                Job::NewGame => engine.new_game(),
                 Job::Ready => out.line("readyok"),
                 Job::Sync => {
                     if events.send(Event::Synced).is_err() {
@@ -139,12 +136,13 @@ fn search(
     engine: &mut Engine,
     pos: &Position,
     limits: &Limits,
+    stop: &StopHandle,
     mode: Mode,
     chinese_pv: bool,
     out: &Out,
 ) -> Done {
     let mut pv = Vec::new();
-    let result = engine.go(pos, limits, &mut |info| {
+    let result = engine.go_with(pos, limits, stop, &mut |info| {
         if info.currmove.is_none() && !info.pv.is_empty() {
             pv.clone_from(&info.pv);
         }

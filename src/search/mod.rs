@@ -1,16 +1,23 @@
 //! Search: the public face the protocol, bench and match tools use.
 //!
 //! CONTRACT (the protocol codes against these names; keep them stable):
-//! - `Engine::new()`, `set_hash_mb`, `set_threads`, `new_game` (clears the TT
-//!   and histories).
+//! - `Engine::new()`, `set_hash_mb` (returns a `HashReport`: what was
+//!   allocated and why it differs from what was asked), `set_threads`,
+//!   `new_game` (clears the TT and histories).
 //! - `Engine::go(&mut self, pos: &Position, limits: &Limits,
 //!   on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult` searches
-//!   synchronously on the calling thread (helper threads inside), calling
-//!   `on_info` for each `info` line worth printing, and returns when a limit is
-//!   reached or `StopHandle::stop()` is called from another thread.
-//! - `Engine::stop_handle()` gives a cloneable, `Send` handle: `stop()` ends
-//!   the search at once; `ponderhit()` turns a ponder/infinite search into a
-//!   timed one with the clock starting now.
+//!   synchronously on the calling thread (helper threads of a pool that lives
+//!   across searches inside), calling `on_info` for each `info` line worth
+//!   printing, and returns when a limit is reached or `StopHandle::stop()` is
+//!   called from another thread. `go_with` does the same with a stop token
+//!   the caller made (one per search: a `stop` given to it before the search
+//!   starts is never lost).
+//! - `Engine::stop_handle()` gives a cloneable, `Send` handle to the next
+//!   search (`go` takes it, and the engine makes a fresh one for the search
+//!   after): `stop()` ends the search at once; `ponderhit()` turns a
+//!   ponder/infinite search into a timed one with the clock starting now.
+//! - The limits every front end announces or checks (`MAX_HASH_MB`,
+//!   `MAX_THREADS`, `MAX_DEPTH`, ...) are defined here once.
 //! - `pos` carries the game history (moves made with `make_move` since the
 //!   FEN), which the repetition rules read.
 
@@ -23,7 +30,18 @@ mod time;
 mod tt;
 pub mod values;
 mod worker;
-pub use engine::Engine;
+pub use engine::{Engine, HashReport};
+
+/// Transposition table sizes in MB: the range offered to GUIs, and the
+/// default. A size the machine cannot give is cut down (see `HashReport`).
+pub const MIN_HASH_MB: usize = 1;
+pub const MAX_HASH_MB: usize = 65536;
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Search threads: more are refused (clamped, with a note from the protocol).
+pub const MAX_THREADS: usize = 256;
+/// The deepest iteration the search runs: the search stack holds
+/// `values::MAX_PLY` plies and keeps a few for quiescence and extensions.
+pub const MAX_DEPTH: u32 = values::MAX_PLY as u32 - 10;
 pub use limits::{Limits, Score, SearchInfo, SearchResult, StopHandle};
 
 /// A read-only, thread-safe view of the engine's transposition table.

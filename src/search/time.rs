@@ -76,6 +76,11 @@ impl TimeManager {
         self.limits.is_some()
     }
 
+    /// Timed by the game clock (not a fixed `movetime`).
+    pub fn on_clock(&self) -> bool {
+        self.is_timed() && !self.fixed
+    }
+
     pub fn hard_exceeded(&self) -> bool {
         self.limits.is_some_and(|(_, h)| self.elapsed() >= h)
     }

@@ -7,6 +7,8 @@
 //! same key or else the shallowest, oldest entry of its bucket.
 
 use crate::board::Move;
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,10 +47,13 @@ const GEN_MASK: u8 = 0x3f;
 const DEPTH_OFFSET: i32 = 8;
 
 pub struct Tt {
-    table: Vec<Bucket>,
+    table: Table,
     buckets: usize,
     generation: AtomicU8,
 }
+
+/// Tables this large are cleared by several threads at once.
+const PARALLEL_CLEAR_BYTES: usize = 64 << 20;
 
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
     (mv.raw() as u64)
@@ -86,29 +91,64 @@ fn data_gen(data: u64) -> u8 {
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes; if the memory cannot be had, the
-    /// largest halving of it that can (a GUI may ask for more than exists).
-    pub fn new(mb: usize) -> Tt {
-        let bytes = mb.clamp(1, 1 << 24).saturating_mul(1024 * 1024);
-        let mut buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut table: Vec<Bucket> = Vec::new();
-        while table.try_reserve_exact(buckets).is_err() && buckets > 1 {
-            buckets /= 2;
-        }
-        table.resize_with(buckets, Bucket::default);
-        Tt {
+    /// A table of `mb` megabytes (at least one bucket), or None if the
+    /// system will not give that much memory.
+    ///
+    /// The memory comes zeroed from the system (an empty entry is all
+    /// zeros), so nothing is written here: the pages of a huge table are not
+    /// touched, and so not really taken, until the search stores into them.
+    pub fn try_new(mb: usize) -> Option<Tt> {
+        let buckets = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let table = Table::zeroed(buckets)?;
+        Some(Tt {
             table,
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
-    /// Empties the table. Through the atomics, because a read view of the
-    /// table (`HashView`) may be held elsewhere.
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets * std::mem::size_of::<Bucket>()
+    }
+
+    /// Empties the table, on several threads when it is large. Through the
+    /// atomics, because a read view of the table (`HashView`) may be held
+    /// elsewhere.
     pub fn clear(&self) {
-        for e in self.table.iter().flat_map(|b| b.0.iter()) {
-            e.key.store(0, Ordering::Relaxed);
-            e.data.store(0, Ordering::Relaxed);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = if self.bytes() >= PARALLEL_CLEAR_BYTES {
+            threads.min(64)
+        } else {
+            1
+        };
+        let chunk = self.table.len().div_ceil(threads).max(1);
+        let clear = |part: &[Bucket]| {
+            for e in part.iter().flat_map(|b| b.0.iter()) {
+                e.key.store(0, Ordering::Relaxed);
+                e.data.store(0, Ordering::Relaxed);
+            }
+        };
+        if threads == 1 {
+            clear(&self.table);
+        } else {
+            std::thread::scope(|s| {
+                let mut parts = self.table.chunks(chunk);
+                // This thread clears the first part itself; a helper that
+                // cannot be started leaves its part to this thread too.
+                let first = parts.next().unwrap_or(&[]);
+                let mut left = Vec::new();
+                for part in parts {
+                    if std::thread::Builder::new()
+                        .spawn_scoped(s, move || clear(part))
+                        .is_err()
+                    {
+                        left.push(part);
+                    }
+                }
+                clear(first);
+                left.into_iter().for_each(clear);
+            });
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -205,9 +245,106 @@ impl Tt {
     }
 }
 
+/// Zeroed buckets straight from the allocator, owned.
+///
+/// Allocated with 16-byte alignment, because that is what the system
+/// allocator serves through `calloc`, which hands out fresh pages the system
+/// zeroes when first touched; asked for more alignment, it would allocate and
+/// then write zeros over every page at once, which for a large table takes
+/// seconds and really takes the memory. The buckets start at the first
+/// cache-line boundary inside the block.
+struct Table {
+    block: NonNull<u8>,
+    layout: Layout,
+    buckets: NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: a `Table` owns its block like a `Box<[Bucket]>` would, and buckets
+// are only ever changed through atomics.
+unsafe impl Send for Table {}
+unsafe impl Sync for Table {}
+
+impl Table {
+    /// `n` (> 0) empty buckets, or None if the allocation fails: never an abort.
+    fn zeroed(n: usize) -> Option<Table> {
+        let align = std::mem::align_of::<Bucket>();
+        let size = n
+            .checked_mul(std::mem::size_of::<Bucket>())?
+            .checked_add(align)?;
+        let layout = Layout::from_size_align(size, 16).ok()?;
+        if n == 0 {
+            return None;
+        }
+        // SAFETY: the layout has a non-zero size.
+        let block = NonNull::new(unsafe { alloc_zeroed(layout) })?;
+        let offset = block.as_ptr().align_offset(align);
+        debug_assert!(offset < align);
+        // SAFETY: `offset < align`, and the block has `align` bytes beyond
+        // the n buckets, so the buckets lie inside it.
+        let first = unsafe { block.as_ptr().add(offset) } as *mut Bucket;
+        Some(Table {
+            block,
+            layout,
+            buckets: NonNull::new(first)?,
+            len: n,
+        })
+    }
+}
+
+impl std::ops::Deref for Table {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `buckets` is aligned for `Bucket` and has `len` of them
+        // inside the block, which lives as long as `self`; all-zero bytes
+        // are a valid `Bucket` (atomic integers), and after that buckets
+        // change only through atomics, so shared references are fine.
+        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with exactly this layout.
+        unsafe { dealloc(self.block.as_ptr(), self.layout) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Tt {
+        fn new(mb: usize) -> Tt {
+            Tt::try_new(mb).expect("a small table")
+        }
+    }
+
+    #[test]
+    fn clear_empties_every_entry_also_in_parallel() {
+        for mb in [1, (PARALLEL_CLEAR_BYTES >> 20) + 1] {
+            let tt = Tt::new(mb);
+            let mv: Move = "h2e2".parse().unwrap();
+            let keys: Vec<u64> = (1..2000u64)
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .collect();
+            for &k in &keys {
+                tt.store(k, mv, 1, 2, 3, Bound::Exact);
+            }
+            assert!(keys.iter().filter(|&&k| tt.probe(k).is_some()).count() > 1000);
+            tt.clear();
+            assert!(keys.iter().all(|&k| tt.probe(k).is_none()), "{mb} MB");
+        }
+    }
+
+    #[test]
+    fn an_impossible_size_is_refused_not_aborted() {
+        // Too large to describe, and describable but larger than any
+        // address space: both come back as None.
+        assert!(Tt::try_new(usize::MAX).is_none());
+        assert!(Table::zeroed(isize::MAX as usize / std::mem::size_of::<Bucket>() / 2).is_none());
+        assert!(Table::zeroed(0).is_none());
+    }
 
     #[test]
     fn store_and_probe_round_trip() {

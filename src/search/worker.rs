@@ -52,11 +52,12 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
     LMR[depth.clamp(0, 63) as usize][move_count.min(63)]
 }
 
-/// What all threads of one `go` share.
-pub struct Shared<'a> {
-    pub tt: &'a Tt,
-    pub handle: &'a StopHandle,
-    pub limits: &'a Limits,
+/// What all threads of one `go` share (owned, because the helper threads
+/// outlive any one search).
+pub struct Shared {
+    pub tt: std::sync::Arc<Tt>,
+    pub handle: StopHandle,
+    pub limits: Limits,
     /// Set by the main thread when the search is over, for the helpers.
     pub abort: AtomicBool,
     /// Nodes per thread, published at each poll.
@@ -67,7 +68,7 @@ pub struct Shared<'a> {
     pub net: Option<Arc<Network>>,
 }
 
-impl Shared<'_> {
+impl Shared {
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
@@ -98,7 +99,7 @@ pub struct Outcome {
 
 pub struct Worker<'a> {
     id: usize,
-    shared: &'a Shared<'a>,
+    shared: &'a Shared,
     heur: &'a mut Heuristics,
     pos: Position,
     /// Evaluation state kept in step with `pos` (every make/unmake goes
@@ -124,7 +125,7 @@ pub struct Worker<'a> {
 impl<'a> Worker<'a> {
     pub fn new(
         id: usize,
-        shared: &'a Shared<'a>,
+        shared: &'a Shared,
         heur: &'a mut Heuristics,
         pos: Position,
         time: Option<TimeManager>,
@@ -723,10 +724,10 @@ impl<'a> Worker<'a> {
     /// Iterative deepening. The main thread reports each finished depth
     /// through `on_info` and decides when to stop; helpers search until told.
     pub fn iterate(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> Outcome {
-        let limits = self.shared.limits;
+        let limits = &self.shared.limits;
         let max_depth = limits
             .depth
-            .map_or(MAX_PLY as u32 - 10, |d| d.clamp(1, MAX_PLY as u32 - 10))
+            .map_or(super::MAX_DEPTH, |d| d.clamp(1, super::MAX_DEPTH))
             as i32;
         let mate_target = limits.mate.map(|n| MATE - 2 * n as i32 + 1);
         let max_depth = match limits.mate {
@@ -800,7 +801,9 @@ impl<'a> Worker<'a> {
             if mate_target.is_some_and(|t| score >= t) {
                 break;
             }
-            if self.shared.root_moves.len() == 1 && self.time.as_ref().is_some_and(|t| t.is_timed())
+            // One legal move: play it at once on the clock, but a fixed
+            // time, depth or node search (analysis) still wants the score.
+            if self.shared.root_moves.len() == 1 && self.time.as_ref().is_some_and(|t| t.on_clock())
             {
                 break;
             }
