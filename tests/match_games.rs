@@ -170,6 +170,37 @@ fn resignation_loses() {
 }
 
 #[test]
+fn nodes_and_speed_go_into_the_pgn() {
+    // Red reports nodes ElephantEye's way (time and nodes, no nps), 60000
+    // nodes in its own 20 ms: 3 M nodes/s. Black reports no counters.
+    let mut s = settings("depth=1");
+    s.max_plies = 4;
+    let g = play(
+        &fake(
+            "counter",
+            &["--script", "first@20", "--cycle", "--nodes", "60000"],
+        ),
+        &scripted("quiet", "first"),
+        &s,
+    );
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let red = &g.moves[0];
+    assert_eq!((red.nodes, red.nps), (Some(60_000), Some(3_000_000)));
+    let black = &g.moves[1];
+    assert_eq!((black.nodes, black.nps), (None, None));
+    let header = chuhe::tools::matches::pgn::PgnHeader {
+        event: "e",
+        site: "s",
+        date: "2026.01.01",
+        round: 1,
+        time_control: "depth=1",
+    };
+    let text = chuhe::tools::matches::pgn::format_game(&g, &header);
+    assert!(text.contains(" nodes 60000 nps 3000000}"), "{text}");
+    assert_eq!(text.matches(" nodes ").count(), 2, "{text}");
+}
+
+#[test]
 fn draw_offer_needs_acceptance() {
     let s = settings("depth=1");
     let log = temp_log("draw");

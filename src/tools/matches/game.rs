@@ -156,6 +156,9 @@ pub struct MoveRecord {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub time_ms: u64,
+    /// The engine's node count and speed for this move, when it reported them.
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
 }
 
 /// A finished (or interrupted) game.
@@ -275,6 +278,8 @@ impl<'a, 'b> Game<'a, 'b> {
             score: reply.and_then(|r| r.score),
             depth: reply.and_then(|r| r.depth),
             time_ms: reply.map_or(0, |r| r.elapsed.as_millis() as u64),
+            nodes: reply.and_then(|r| r.nodes),
+            nps: reply.and_then(Reply::speed),
         });
     }
 
