@@ -395,11 +395,12 @@ fn main() -> ExitCode {
             max_positions,
         }) => {
             use chuhe::nnue::train;
+            // Written as ranges so that NaN fails every test.
             if !(0.0..=1.0).contains(&wdl)
-                || !(scale > 0.0)
+                || !(f32::MIN_POSITIVE..=1e6).contains(&scale)
                 || !(0.0..0.5).contains(&val_fraction)
                 || batch == 0
-                || !(lr > 0.0)
+                || !(f32::MIN_POSITIVE..=1.0).contains(&lr)
             {
                 eprintln!("error: need 0 <= --wdl <= 1, --scale > 0, 0 <= --val-fraction < 0.5, --batch > 0, --lr > 0");
                 return ExitCode::from(2);

@@ -170,6 +170,37 @@ fn resignation_loses() {
 }
 
 #[test]
+fn nodes_and_speed_go_into_the_pgn() {
+    // Red reports nodes ElephantEye's way (time and nodes, no nps), 60000
+    // nodes in its own 20 ms: 3 M nodes/s. Black reports no counters.
+    let mut s = settings("depth=1");
+    s.max_plies = 4;
+    let g = play(
+        &fake(
+            "counter",
+            &["--script", "first@20", "--cycle", "--nodes", "60000"],
+        ),
+        &scripted("quiet", "first"),
+        &s,
+    );
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let red = &g.moves[0];
+    assert_eq!((red.nodes, red.nps), (Some(60_000), Some(3_000_000)));
+    let black = &g.moves[1];
+    assert_eq!((black.nodes, black.nps), (None, None));
+    let header = chuhe::tools::matches::pgn::PgnHeader {
+        event: "e",
+        site: "s",
+        date: "2026.01.01",
+        round: 1,
+        time_control: "depth=1",
+    };
+    let text = chuhe::tools::matches::pgn::format_game(&g, &header);
+    assert!(text.contains(" nodes 60000 nps 3000000}"), "{text}");
+    assert_eq!(text.matches(" nodes ").count(), 2, "{text}");
+}
+
+#[test]
 fn draw_offer_needs_acceptance() {
     let s = settings("depth=1");
     let log = temp_log("draw");
@@ -434,4 +465,56 @@ fn perpetual_check_loses() {
     assert_eq!(g.outcome, Some(Outcome::BlackWins));
     assert_eq!(g.termination, Termination::Rules(Reason::PerpetualCheck));
     assert!(g.moves.len() <= 12);
+}
+
+/// 长杀 by Red (tests/rules_classify.rs): at the third occurrence Red is not
+/// forfeited but told to vary (`banmoves i1i2`); repeating anyway loses,
+/// varying plays on. The runner used to end the game at the third
+/// occurrence, so an engine that does not know these rules (ElephantEye)
+/// lost without the warning.
+#[test]
+fn perpetual_attack_must_vary_before_it_loses() {
+    let opening = opening_fen("5k3/9/9/9/9/9/9/9/6r1R/4K4 w - - 0 1");
+    let black = fake("b", &["--cycle", "--script", "g1g2 g2g1"]);
+    let mut s = settings("depth=1");
+    s.max_plies = 30;
+    let banned: Move = "i1i2".parse().unwrap();
+
+    let log = temp_log("perpetual-attack-repeats");
+    let red = fake(
+        "r",
+        &[
+            "--proto",
+            "ucci",
+            "--cycle",
+            "--script",
+            "i1i2 i2i1",
+            "--log",
+            &log,
+        ],
+    );
+    let g = play_with(&red, &black, &opening, &s, &RulesReferee);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    assert!(sent.lines().any(|l| l == "banmoves i1i2"), "{sent}");
+    assert_eq!(g.moves.len(), 9, "the banned move was played, then judged");
+    assert_eq!(g.moves[8].mv, banned);
+    assert_eq!(g.outcome, Some(Outcome::BlackWins));
+    assert_eq!(g.termination, Termination::Rules(Reason::PerpetualAttack));
+
+    let red = fake(
+        "r",
+        &[
+            "--proto",
+            "ucci",
+            "--cycle",
+            "--script",
+            "i1i2 i2i1",
+            "--obey-ban",
+        ],
+    );
+    let g = play_with(&red, &black, &opening, &s, &RulesReferee);
+    assert!(g.moves.len() > 8, "{:?}", g.termination);
+    assert_ne!(g.moves[8].mv, banned);
+    assert_ne!(g.termination, Termination::Rules(Reason::PerpetualAttack));
 }

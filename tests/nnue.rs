@@ -27,7 +27,7 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
     let net = random_net(7);
     let mut rng = SplitMix64::new(42);
     let (mut captures, mut king_moves, mut nulls) = (0, 0, 0);
-    for game in 0..60 {
+    for game in 0..60u32 {
         let mut pos = Position::startpos();
         let mut ev = Evaluator::new(Some(net.clone()), &pos);
         let mut depth = 0usize;
@@ -36,13 +36,13 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
             let r = rng.next_u64();
             // Go back now and then, so pops and lazy re-computation from an
             // older frame are exercised too.
-            if depth > 0 && (moves.is_empty() || r % 7 == 0) {
+            if depth > 0 && (moves.is_empty() || r.is_multiple_of(7)) {
                 pos.unmake_move();
                 ev.pop();
                 depth -= 1;
             } else if moves.is_empty() {
                 break;
-            } else if r % 11 == 0 && !pos.in_check() && game % 2 == 0 {
+            } else if r.is_multiple_of(11) && !pos.in_check() && game.is_multiple_of(2) {
                 ev.push_null();
                 pos.make_null();
                 nulls += 1;
@@ -60,7 +60,7 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
                 depth += 1;
             }
             // Evaluate only every third step, so several pushes are caught up at once.
-            if r % 3 == 0 {
+            if r.is_multiple_of(3) {
                 assert_eq!(
                     ev.accumulator(&pos).unwrap().v,
                     refreshed(&net, &pos).v,

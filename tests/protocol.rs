@@ -914,3 +914,110 @@ fn one_legal_move_is_still_analysed() {
         e.log
     );
 }
+
+/// ElephantEye's league runner (UCCILEAG 3.8), line for line as its log
+/// showed it in a game against ElephantEye at 20 s + 0.333 s: no `isready`,
+/// `newgame` before `usemillisec`, the FEN after the last capture with
+/// ` - - 0 1` appended even to a FEN that already has its counters, clocks in
+/// ms, and its clock running from the `position` line. The runner sends
+/// `stop` when the clock is spent and forfeits the engine 200 ms later.
+#[test]
+fn league_runner_session_replayed() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let (_, hello) = e.until("ucciok");
+    // The runner switches to milliseconds only if it sees this line.
+    assert!(hello.iter().any(|l| l.starts_with("option usemillisec ")));
+    for line in [
+        "setoption promotion false",
+        "setoption ponder false",
+        "setoption newgame",
+        "setoption usemillisec true",
+    ] {
+        e.send(line);
+    }
+    let opening = "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4";
+    let late = "2r1k4/9/9/6R1P/9/9/r2p1c3/4B4/9/3RKAB2 b - - 0 1";
+    let late_moves = "f3e3 e2g4 c9c3 d0b0 c3b3 b0c0 b3c3 c0b0 a3b3 b0a0 b3a3 a0b0 c3b3";
+    // (FEN, moves, banmoves, clock of the side to move in ms, go line).
+    let turns = [
+        (
+            opening,
+            "",
+            "",
+            19980,
+            "go time 19980 increment 333 opptime 19980 oppincrement 333",
+        ),
+        (
+            opening,
+            "h0h6 c6c5 b2b4 c9e7",
+            "",
+            18785,
+            "go time 18785 increment 333 opptime 19231 oppincrement 333",
+        ),
+        (
+            "1r1akabr1/9/1c2b1nc1/p3p1R1p/1np6/C5p2/P1P1P3P/2N1C1N2/9/R1BAKAB2 w - - 0 1",
+            "",
+            "",
+            13450,
+            "go time 13450 increment 333 opptime 18153 oppincrement 333",
+        ),
+        (
+            "1r1akabr1/7c1/1c2b1n2/p3p3p/1np6/C3P1R2/P1P5P/2N1C1N2/9/R1BAKAB2 b - - 0 1",
+            "d9e8",
+            "",
+            12711,
+            "go time 12711 increment 333 opptime 16009 oppincrement 333",
+        ),
+        (
+            late,
+            late_moves,
+            "",
+            2151,
+            "go time 2151 increment 333 opptime 2586 oppincrement 333",
+        ),
+        (
+            late,
+            late_moves,
+            "b0c0",
+            2151,
+            "go time 2151 increment 333 opptime 2586 oppincrement 333",
+        ),
+    ];
+    for (fen, moves, ban, clock, go) in turns {
+        let mut line = format!("position fen {fen} - - 0 1");
+        if !moves.is_empty() {
+            line.push_str(&format!(" moves {moves}"));
+        }
+        let start = Instant::now();
+        e.send(&line);
+        if !ban.is_empty() {
+            e.send(&format!("banmoves {ban}"));
+        }
+        let searched_from = e.log.len();
+        let (mv, answer) = e.go(go);
+        let used = start.elapsed();
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let p = pos(fen, &moves);
+        assert!(legal(&p, mv), "{answer} after {line}");
+        assert_ne!(mv.map(|m| m.to_string()), Some(ban.to_string()), "{answer}");
+        assert!(
+            e.log[searched_from..]
+                .iter()
+                .any(|l| l.starts_with("info depth")),
+            "no search reported for {line}"
+        );
+        // Inside the clock, and inside what the time manager allows itself
+        // (at most half of what is left), with room for a loaded machine.
+        let clock = Duration::from_millis(clock);
+        assert!(used < clock, "{used:?} of a {clock:?} clock: {line}");
+        assert!(
+            used <= clock / 2 + Duration::from_millis(250),
+            "{used:?} of a {clock:?} clock: {line}"
+        );
+    }
+    assert_eq!(e.errors(), 0, "{:?}", e.log);
+    e.send("quit");
+    e.expect("bye");
+    assert!(e.exits());
+}

@@ -13,6 +13,8 @@
 //!   --obey-ban              replace a banned (or non-searchmoves) scripted move
 //!   --resign-as-black       resign every move when playing Black
 //!   --score N, --depth D    what `info` reports (default 0, 1)
+//!   --nodes N               also report `info time T nodes N` (ElephantEye's
+//!                           form: nodes and its own time, no nps)
 //!   --log FILE              append every line received to FILE
 
 use chuhe::board::{Color, Move, Position};
@@ -30,6 +32,7 @@ struct Options {
     resign_as_black: bool,
     score: i32,
     depth: u32,
+    nodes: Option<u64>,
     log: Option<std::fs::File>,
 }
 
@@ -58,6 +61,7 @@ fn parse_args() -> Options {
             "--resign-as-black" => o.resign_as_black = true,
             "--score" => o.score = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             "--depth" => o.depth = args.next().and_then(|s| s.parse().ok()).unwrap_or(1),
+            "--nodes" => o.nodes = args.next().and_then(|s| s.parse().ok()),
             "--log" => {
                 o.log = args.next().and_then(|p| {
                     std::fs::OpenOptions::new()
@@ -212,6 +216,9 @@ fn answer(
     } else {
         format!("cp {}", o.score)
     };
+    if let Some(n) = o.nodes {
+        say(&format!("info time {} nodes {n}", delay.max(1)));
+    }
     say(&format!("info depth {} score {score} pv {mv}", o.depth));
     let mut line = format!("bestmove {mv}");
     if flags.contains(&"resign") || (o.resign_as_black && pos.side_to_move() == Color::Black) {

@@ -122,8 +122,32 @@ pub struct Reply {
     pub resign: bool,
     pub depth: Option<u32>,
     pub score: Option<Score>,
+    /// The last node count the engine reported for this search.
+    pub nodes: Option<u64>,
+    /// The last speed the engine reported (`nps`), if it reports one.
+    pub nps: Option<u64>,
+    /// The search time the engine last reported with its nodes (`time`, ms).
+    pub engine_time_ms: Option<u64>,
     /// From writing `go` to reading `bestmove`.
     pub elapsed: Duration,
+}
+
+impl Reply {
+    /// Nodes per second: as the engine said it, else from its node count
+    /// over its own reported time (ElephantEye prints `info time T nodes N`
+    /// and no `nps`), else over the time the runner measured. An engine the
+    /// runner starves shows up here as a low figure.
+    pub fn speed(&self) -> Option<u64> {
+        if self.nps.is_some() {
+            return self.nps;
+        }
+        let nodes = self.nodes?;
+        let ms = match self.engine_time_ms {
+            Some(t) if t > 0 => t,
+            _ => self.elapsed.as_millis() as u64,
+        };
+        (ms > 0).then(|| (nodes as u128 * 1000 / ms as u128).min(u64::MAX as u128) as u64)
+    }
 }
 
 enum Line {
@@ -407,16 +431,37 @@ fn program(spec: &EngineSpec) -> PathBuf {
 }
 
 /// Reads depth and score from an `info` line (UCCI `score 12`, UCI `score cp 12`
-/// or `score mate 3`).
+/// or `score mate 3`), and the search's nodes, nps and time when given.
 fn parse_info(line: &str, reply: &mut Reply) {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut i = 1;
     let mut depth = None;
     let mut score = None;
+    let number = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
     while i < words.len() {
         match words[i] {
             "depth" => {
                 depth = words.get(i + 1).and_then(|w| w.parse().ok());
+                i += 2;
+            }
+            // Counters of the whole search so far: the latest one is kept
+            // (ElephantEye prints `time` and `nodes` on a line of their own).
+            "nodes" => {
+                if let Some(n) = number(i) {
+                    reply.nodes = Some(n);
+                }
+                i += 2;
+            }
+            "nps" => {
+                if let Some(n) = number(i) {
+                    reply.nps = Some(n);
+                }
+                i += 2;
+            }
+            "time" => {
+                if let Some(n) = number(i) {
+                    reply.engine_time_ms = Some(n);
+                }
                 i += 2;
             }
             "score" => match words.get(i + 1) {
@@ -472,5 +517,37 @@ mod tests {
         parse_info("info depth 10 score cp -35 nps 1", &mut r);
         assert_eq!((r.depth, r.score), (Some(10), Some(Score::Cp(-35))));
         assert_eq!(Score::Mate(-3).as_cp(), -29_997);
+    }
+
+    #[test]
+    fn nodes_and_speed() {
+        // ElephantEye: time and nodes alone, no nps; the speed comes from them.
+        let mut r = Reply::default();
+        parse_info("info time 2000 nodes 7000000", &mut r);
+        parse_info("info depth 11 score 25 pv h2e2", &mut r);
+        assert_eq!(
+            (r.nodes, r.nps, r.engine_time_ms),
+            (Some(7_000_000), None, Some(2000))
+        );
+        assert_eq!(r.speed(), Some(3_500_000));
+        // Chuhe and UCI engines: nps as given, the latest line wins.
+        let mut r = Reply::default();
+        parse_info(
+            "info depth 9 score 3 nodes 10 time 1 nps 10000 pv h2e2",
+            &mut r,
+        );
+        parse_info("info depth 10 seldepth 14 score 5 nodes 900000 time 600 nps 1500000 hashfull 3 pv h2e2", &mut r);
+        assert_eq!((r.nodes, r.speed()), (Some(900_000), Some(1_500_000)));
+        // Nodes but no time of its own: over the runner's measured time.
+        let mut r = Reply {
+            elapsed: Duration::from_millis(500),
+            ..Reply::default()
+        };
+        parse_info("info nodes 1000", &mut r);
+        assert_eq!(r.speed(), Some(2000));
+        // A pv that looks like a number is not read as a counter.
+        let mut r = Reply::default();
+        parse_info("info depth 1 score 0 pv nodes 5", &mut r);
+        assert_eq!((r.nodes, r.speed()), (None, None));
     }
 }

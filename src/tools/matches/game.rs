@@ -156,6 +156,9 @@ pub struct MoveRecord {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub time_ms: u64,
+    /// The engine's node count and speed for this move, when it reported them.
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
 }
 
 /// A finished (or interrupted) game.
@@ -275,6 +278,8 @@ impl<'a, 'b> Game<'a, 'b> {
             score: reply.and_then(|r| r.score),
             depth: reply.and_then(|r| r.depth),
             time_ms: reply.map_or(0, |r| r.elapsed.as_millis() as u64),
+            nodes: reply.and_then(|r| r.nodes),
+            nps: reply.and_then(Reply::speed),
         });
     }
 
@@ -288,7 +293,9 @@ impl<'a, 'b> Game<'a, 'b> {
                 return (None, Termination::Interrupted);
             }
             if let Some(v) = self.setup.referee.judge(&self.pos) {
-                return (Some(v.outcome), Termination::Rules(v.reason));
+                if !self.offender_must_vary(&v) {
+                    return (Some(v.outcome), Termination::Rules(v.reason));
+                }
             }
             if settings.max_plies > 0 && self.record.moves.len() >= settings.max_plies {
                 return (Some(Outcome::Draw), Termination::MaxPlies);
@@ -301,6 +308,25 @@ impl<'a, 'b> Game<'a, 'b> {
                 return end;
             }
         }
+    }
+
+    /// Whether a verdict leaves the game running: a forbidden perpetual
+    /// attack (长捉, 长杀, 一将一捉 and the like, not a perpetual check) only
+    /// obliges the offender to vary at the third occurrence; it loses when it
+    /// repeats the cycle anyway (RULES.md, "When it is judged"). `turn` sends
+    /// the ban (`banmoves` / `searchmoves`) and rules on a repeat. Ending the
+    /// game here instead forfeited engines that do not know these rules (such
+    /// as ElephantEye, whose rules see checks and chases only) without the
+    /// warning the rules give them. With nothing else to play the verdict
+    /// stands.
+    fn offender_must_vary(&self, v: &Verdict) -> bool {
+        if v.reason != Reason::PerpetualAttack {
+            return false;
+        }
+        let Some(m) = self.setup.referee.must_vary(&self.pos) else {
+            return false;
+        };
+        m.side != self.pos.side_to_move() || self.pos.legal_moves().iter().any(|&mv| mv != m.banned)
     }
 
     /// One move by `side`; `Some` when the game ended.

@@ -1,6 +1,8 @@
 //! PGN for finished games: the usual seven tags plus TimeControl, Opening,
 //! FEN and Termination; moves in ICCS with the Chinese notation, the engine's
-//! score (centipawns, mover's view), depth and time as a comment.
+//! score (centipawns, mover's view), depth, time, and nodes and speed when
+//! the engine reported them, as a comment: `{炮二平五 +12/9 1.250s nodes
+//! 3500000 nps 2800000}`. A runner that starves one engine shows in its nps.
 
 use super::game::{GameRecord, Termination};
 use crate::board::START_FEN;
@@ -106,6 +108,12 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
                 }
             }
             let _ = write!(comment, " {:.3}s", m.time_ms as f64 / 1000.0);
+            if let Some(n) = m.nodes {
+                let _ = write!(comment, " nodes {n}");
+            }
+            if let Some(n) = m.nps {
+                let _ = write!(comment, " nps {n}");
+            }
         }
         tokens.push(format!("{{{comment}}}"));
         if black {
@@ -148,6 +156,8 @@ mod tests {
                     score: Some(Score::Cp(-12)),
                     depth: Some(7),
                     time_ms: 1250,
+                    nodes: None,
+                    nps: None,
                 })
                 .collect(),
             outcome: Some(Outcome::Draw),
@@ -185,6 +195,20 @@ mod tests {
             "1. h2e2 {炮二平五 -12/7 1.250s} h9g7 {马8进7 -12/7 1.250s} 2. h0g2 {马二进三 -12/7 1.250s}"
         ));
         assert!(text.trim_end().ends_with("{draw agreed} 1/2-1/2"));
+    }
+
+    #[test]
+    fn nodes_and_speed_when_reported() {
+        let mut g = record(START_FEN, &[("h2e2", "炮二平五"), ("h9g7", "马8进7")]);
+        g.moves[0].nodes = Some(3_500_000);
+        g.moves[0].nps = Some(2_800_000);
+        g.moves[1].nps = Some(900_000);
+        let text = format_game(&g, &header());
+        assert!(
+            text.contains("{炮二平五 -12/7 1.250s nodes 3500000 nps 2800000}"),
+            "{text}"
+        );
+        assert!(text.contains("{马8进7 -12/7 1.250s nps 900000}"), "{text}");
     }
 
     #[test]
