@@ -109,6 +109,12 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
                 }
             }
             let _ = write!(comment, " {:.3}s", m.time_ms as f64 / 1000.0);
+            if m.pv.len() > 1 {
+                comment.push_str(" pv");
+                for mv in &m.pv {
+                    let _ = write!(comment, " {mv}");
+                }
+            }
         }
         tokens.push(format!("{{{comment}}}"));
         if black {
@@ -117,6 +123,10 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
     }
     if game.termination != Termination::Interrupted {
         tokens.push(format!("{{{}}}", game.termination));
+    }
+    if let Some(details) = game.termination.details() {
+        // A comment ends at the first `}`: keep the engine's text from closing it.
+        tokens.push(format!("{{{}}}", details.replace(['{', '}'], "")));
     }
     tokens.push(result.to_string());
     // Wrap movetext at about 80 columns without splitting a token.
@@ -164,6 +174,7 @@ mod tests {
                     score: Some(Score::Cp(-12)),
                     depth: Some(7),
                     time_ms: 1250,
+                    pv: Vec::new(),
                 })
                 .collect(),
             outcome: Some(Outcome::Draw),
