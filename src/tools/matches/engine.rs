@@ -91,7 +91,8 @@ pub fn move_from_engine(text: &str, base: u8) -> Option<Move> {
     };
     let (from, j) = square(0)?;
     let (to, end) = square(j)?;
-    (end == b.len()).then(|| Move::new(from, to))
+    // A move must go somewhere, as in ICCS (`Move::from_str`).
+    (end == b.len() && from != to).then(|| Move::new(from, to))
 }
 
 /// How to start an engine and what to tell it.
