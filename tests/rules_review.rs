@@ -458,3 +458,86 @@ fn protector_without_the_cannon_is_real() {
         Reason::RepetitionDraw,
     );
 }
+
+// ---- A chase made by pinning the protector (issue 10, item 3) ----------
+//
+// Black: king e9, advisor e8 guarding the knight f7, rook i9 (its moves
+// i9-i8-i9 are idle). Red attacks f7 and, in every case, has the rook b2,
+// which can check on b9; while the advisor is free that check wins the
+// knight (the advisor must block on d9 and leaves f7), so the knight counts
+// as threatened through a check before any pin. Each case's first move pins
+// the advisor, so that f7 can now simply be taken: a new direct threat, so a
+// chase (new against the position just before the move, 28.2). The judge
+// used to compare all threats as one set and called the pinning move idle.
+
+/// Pinned by a cannon over a screen: Cg1-e1 puts the red pawn e5 between
+/// the cannon and the advisor; if the advisor left e8, the cannon would
+/// check over e5. Rf2 takes f7 and the advisor cannot retake.
+#[test]
+fn pinning_the_protector_with_a_cannon_screen_chases() {
+    let (fen, cycle) = (
+        "4k3r/4a4/5n3/9/4P4/9/9/1R1K1R3/6C2/9 w - - 0 1",
+        "g1e1 i9i8 e1g1 i8i9",
+    );
+    check(
+        fen,
+        cycle,
+        &[Chase, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+}
+
+/// Control: the black pawn e6 stands between the screen and the advisor, so
+/// the cannon on e1 pins nothing (its target is the pawn, no material) and
+/// the advisor still guards f7: the same cannon move is idle.
+#[test]
+fn same_cannon_move_with_the_protector_free_is_idle() {
+    check(
+        "4k3r/4a4/5n3/4p4/4P4/9/9/1R1K1R3/6C2/9 w - - 0 1",
+        "g1e1 i9i8 e1g1 i8i9",
+        &[Idle, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
+
+/// Pinned by a rook: Rg0-e0 looks at the advisor along the open e file.
+/// The cannon f1 (over the pawn f5) attacks f7; CxN, AxC was an even trade,
+/// now the advisor cannot retake. The pin also makes Rb9 mate, so the move
+/// is a mate threat, and the knight is named as chased with it.
+#[test]
+fn pinning_the_protector_with_a_rook_chases() {
+    let (fen, cycle) = (
+        "4k3r/4a4/5n3/9/5P3/9/9/1R1K5/5C3/6R2 w - - 0 1",
+        "g0e0 i9i8 e0g0 i8i9",
+    );
+    check(
+        fen,
+        cycle,
+        &[MateThreat, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+}
+
+/// Pinned by the flying general: Kd2-e2 puts the red king on the open e
+/// file, so the advisor may not leave it (the kings would face). Rf3 takes
+/// f7 for free. (Rb9 becomes mate too: a mate threat naming the knight.)
+#[test]
+fn pinning_the_protector_with_the_flying_general_chases() {
+    let (fen, cycle) = (
+        "4k3r/4a4/5n3/9/9/9/5R3/1R1K5/9/9 w - - 0 1",
+        "d2e2 i9i8 e2d2 i8i9",
+    );
+    check(
+        fen,
+        cycle,
+        &[MateThreat, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+}

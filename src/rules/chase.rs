@@ -55,20 +55,25 @@ pub fn is_material(piece: Piece, sq: Square) -> bool {
     }
 }
 
-/// The targets the side to move threatens in `pos`: by a direct capture and,
-/// with `via_check` and when not in check, by a capture that one check
-/// forces (29.1: 通过连续照将吃子, here one check deep). With `relaxed`, a
-/// capture that is illegal only because the mover is in check from the
-/// pieces already checking it still counts: it tells what the mover was
-/// attacking before it had to answer the check, for the 从捉到捉 comparison.
-pub fn threats(pos: &mut Position, relaxed: bool, via_check: bool) -> Threats {
-    let mut out = direct_threats(pos, relaxed, 0);
+/// The targets the side to move threatens in `pos`, as two sets: by a
+/// direct capture, and (with `via_check` and when not in check) by a capture
+/// that one quiet check forces (29.1: 通过连续照将吃子, here one check deep)
+/// that no direct capture already wins. They are kept apart because a
+/// chase is new per way of winning (see `classify`): a move that lets a
+/// piece be taken at once, where before it could only be won by checking
+/// first, creates a chase. With `relaxed`, a capture that is illegal only
+/// because the mover is in check from the pieces already checking it still
+/// counts: it tells what the mover was attacking before it had to answer
+/// the check, for the 从捉到捉 comparison.
+pub fn threats(pos: &mut Position, relaxed: bool, via_check: bool) -> (Threats, Threats) {
+    let direct = direct_threats(pos, relaxed, 0);
+    let mut through_check = Threats::default();
     if via_check && !pos.in_check() {
         let won = won_after_check(pos);
-        out.by_pieces |= won.by_pieces;
-        out.by_pawns = (out.by_pawns | won.by_pawns) & !out.by_pieces;
+        through_check.by_pieces = won.by_pieces & !direct.by_pieces;
+        through_check.by_pawns = won.by_pawns & !direct.all();
     }
-    out
+    (direct, through_check)
 }
 
 /// Targets won by a quiet check and then, against every answer, a capture.
