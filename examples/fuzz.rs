@@ -82,7 +82,7 @@ fn main() {
                 }
             }
             script_no += 1;
-            if script_no % 50 == 0 {
+            if script_no.is_multiple_of(50) {
                 eprintln!(
                     "session: {} lines, {} failures",
                     total.tried,

@@ -773,8 +773,11 @@ pub fn config(r: &mut Rng) -> Result<(), String> {
     Ok(())
 }
 
+/// One in-process target: builds an input from the generator and checks it.
+pub type Target = fn(&mut Rng) -> Result<(), String>;
+
 /// The in-process targets by name.
-pub const TARGETS: &[(&str, fn(&mut Rng) -> Result<(), String>)] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("fen", fen),
     ("moves", moves),
     ("protocol-parse", protocol_parse),
@@ -872,7 +875,7 @@ pub const HANG_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 /// process with the input's index if one runs past `HANG_LIMIT`.
 pub fn run_target(
     name: &str,
-    target: fn(&mut Rng) -> Result<(), String>,
+    target: Target,
     seed: u64,
     first: u64,
     count: u64,
