@@ -541,3 +541,52 @@ fn pinning_the_protector_with_the_flying_general_chases() {
     );
     assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
 }
+
+// ---- 29.4 with a discovered check at hand (issue 10, item 3) -----------
+//
+// Red's rook b6/b7 attacks the loose knight i6 / cannon i7 in turn; either
+// capture lets Black mate at once (Rg3-f3: the red king f2 may not step to
+// f1 on the rook's file, e2 holds its own cannon, f3 lies outside the
+// palace, and nothing can take or block). The red knight f5 can
+// step to e7 or e3, in front of the red cannon e2 on the black king's file,
+// giving check.
+
+/// Control (the case the judge got right): without the knight f5, every
+/// capture allows mate at once, so no rook move chases (29.4): all idle.
+#[test]
+fn rook_attacks_whose_captures_allow_mate_are_idle() {
+    check(
+        "2b1k4/9/8c/1R6n/9/9/6r2/4CK3/9/9 w - - 0 1",
+        "b6b7 c9a7 b7b6 a7c9",
+        &[Idle, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
+
+/// With the knight f5 the mate after a capture is still seen (the knight's
+/// check does not answer Rf3+, so it is no escape): neither rook move
+/// chases by a direct capture. But the knight changes what the rook moves
+/// threaten. Rb7 threatens mate by checks: Ne7+ Re3 (forced: the rook must
+/// block, the king's squares are covered) Nc8+ (double check with the
+/// cannon over e3) Kd9 Rd7 mate; from b6 that mate does not exist, so Rb7
+/// is a new mate threat (杀). Rb6 wins the knight i6 through a check: Ne7+
+/// forces Re3, which takes the rook off g3, and RxN no longer allows mate
+/// (29.1, 通过照将吃子). A mate threat and a chase in turn are forbidden.
+#[test]
+fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
+    let (fen, cycle) = (
+        "2b1k4/9/8c/1R6n/5N3/9/6r2/4CK3/9/9 w - - 0 1",
+        "b6b7 c9a7 b7b6 a7c9",
+    );
+    check(
+        fen,
+        cycle,
+        &[MateThreat, Idle, Chase, Idle],
+        RED_LOSES,
+        Reason::PerpetualAttack,
+    );
+    // The cannon i7, whose capture allows mate, is not among the targets.
+    assert!(chased(fen, cycle, 0).is_empty());
+    assert_eq!(chased(fen, cycle, 2), ["knight i6"]);
+}

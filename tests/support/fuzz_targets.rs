@@ -873,13 +873,7 @@ pub const HANG_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 /// Runs `count` inputs of `target` from `seed` (input `i` is generated from
 /// `input_seed(seed, first + i)`), catching panics; a watchdog aborts the
 /// process with the input's index if one runs past `HANG_LIMIT`.
-pub fn run_target(
-    name: &str,
-    target: Target,
-    seed: u64,
-    first: u64,
-    count: u64,
-) -> Stats {
+pub fn run_target(name: &str, target: Target, seed: u64, first: u64, count: u64) -> Stats {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::Arc;
     use std::time::Instant;
