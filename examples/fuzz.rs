@@ -13,7 +13,7 @@
 mod targets;
 
 use std::time::{Duration, Instant};
-use targets::{run_session, run_target, session_script, Rng, TARGETS};
+use targets::{run_session, run_target, session_script, Rng, SessionNotes, TARGETS};
 
 fn main() {
     let mut target = "all".to_string();
@@ -61,6 +61,9 @@ fn main() {
             total.tried += s.tried;
             total.panics += s.panics;
             total.slowest_ms = total.slowest_ms.max(s.slowest_ms);
+            for (i, why) in &s.failures {
+                eprintln!("{name}: input {i}: {why}");
+            }
             total.failures.extend(s.failures);
             done += n;
             eprintln!("{name}: {done} inputs, {} failures", total.failures.len());
@@ -72,11 +75,23 @@ fn main() {
         let t0 = Instant::now();
         let mut total = targets::Stats::default();
         let mut script_no = first;
+        let mut notes = SessionNotes::default();
         while total.tried < inputs {
             let script = session_script(&mut Rng::new(targets::input_seed(seed, script_no)), lines);
-            match run_session(std::path::Path::new(&bin), &script, Duration::from_secs(20)) {
+            let seen = notes.needed_stop.len();
+            let run = run_session(
+                std::path::Path::new(&bin),
+                &script,
+                Duration::from_secs(20),
+                &mut notes,
+            );
+            for n in &notes.needed_stop[seen..] {
+                eprintln!("session: script {script_no}: readyok only after stop: {n}");
+            }
+            match run {
                 Ok(n) => total.tried += n as u64,
                 Err(e) => {
+                    eprintln!("session: script {script_no}: {e}");
                     total.tried += script.len() as u64;
                     total.failures.push((script_no, e));
                 }
@@ -91,6 +106,10 @@ fn main() {
             }
         }
         report("session", &total, t0.elapsed());
+        println!(
+            "session: {} searches ran on until the harness sent stop",
+            notes.needed_stop.len()
+        );
         failed |= !total.failures.is_empty();
     }
     std::process::exit(i32::from(failed));

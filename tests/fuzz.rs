@@ -5,7 +5,7 @@
 #[path = "support/fuzz_targets.rs"]
 mod targets;
 
-use targets::{run_session, run_target, session_script, Rng, TARGETS};
+use targets::{run_session, run_target, session_script, Rng, SessionNotes, TARGETS};
 
 fn short_run(name: &str, count: u64) {
     let (_, f) = TARGETS.iter().find(|(n, _)| *n == name).expect("a target");
@@ -51,7 +51,8 @@ fn fuzz_session() {
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_chuhe"));
     for seed in 0..2 {
         let script = session_script(&mut Rng::new(seed), 150);
-        let sent = run_session(bin, &script, std::time::Duration::from_secs(20))
+        let mut notes = SessionNotes::default();
+        let sent = run_session(bin, &script, std::time::Duration::from_secs(20), &mut notes)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(sent, script.len());
     }
@@ -90,5 +91,25 @@ fn mirror_is_its_own_inverse() {
             assert!(p.is_legal(targets::mirror_move(m)));
             p.make_move(targets::mirror_move(m));
         }
+    }
+}
+
+/// Games the long run found judged differently from their colour mirror:
+/// `exchange_on` took the first of two equally cheap recapturers in
+/// generation order, and the order differs in the mirror.
+#[test]
+fn mirror_cases_found_by_the_long_run() {
+    for (fen, moves) in [
+        (
+            "r1ba1a1n1/n3k1C2/9/9/p2r1P3/9/9/C5N2/4A4/1N2K1B2 b - - 0 24",
+            "a5a4 g8g5 d5a5 g5g8 a5d5 g8g5 d5a5 g5g8 a5d5",
+        ),
+        (
+            "2ba1abn1/3C1k3/nr7/p3p3p/P5pP1/9/c1P3P2/N3cC3/2r6/R1BAKABNR w - - 25 25",
+            "i0i3 c1a1 i3i0 a1c1 i0i3 c1a1 i3i0 b7b2 i0i3 b2b7",
+        ),
+    ] {
+        let moves: Vec<chuhe::board::Move> = moves.split(' ').map(|m| m.parse().unwrap()).collect();
+        targets::check_game(fen, &moves).unwrap();
     }
 }

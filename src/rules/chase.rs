@@ -218,32 +218,36 @@ fn wins_material(pos: &mut Position, mv: Move, us: Color, lost: i32) -> bool {
 
 /// What the side to move gains by the best continuation of captures on `sq`
 /// (least valuable legal capturer first, stopping when that is better).
+/// When several capturers share the least value, the best of them is taken:
+/// which one the generator meets first depends on where the pieces stand,
+/// and a colour-mirrored position must be judged the same (the fuzzer found
+/// cycles whose chases differed from their mirror's through that order).
 pub fn exchange_on(pos: &mut Position, sq: Square) -> i32 {
     let mut caps = MoveList::new();
     pos.generate(GenType::Captures, &mut caps);
-    let mut best: Option<(i32, Move)> = None;
-    for mv in caps {
-        if mv.to() != sq {
-            continue;
-        }
-        if let Some(p) = pos.piece_at(mv.from()) {
-            let v = value(p, mv.from());
-            if best.is_none_or(|(bv, _)| v < bv) {
-                best = Some((v, mv));
-            }
-        }
-    }
-    let Some((_, mv)) = best else {
-        return 0;
-    };
     let Some(victim) = pos.piece_at(sq) else {
         return 0;
     };
+    let value_of = |pos: &Position, mv: Move| pos.piece_at(mv.from()).map(|p| value(p, mv.from()));
+    let Some(least) = caps
+        .iter()
+        .filter(|m| m.to() == sq)
+        .filter_map(|&m| value_of(pos, m))
+        .min()
+    else {
+        return 0;
+    };
     let gained = value(victim, sq);
-    pos.make_move(mv);
-    let net = gained - exchange_on(pos, sq);
-    pos.unmake_move();
-    net.max(0)
+    let mut best = i32::MIN;
+    for mv in caps {
+        if mv.to() != sq || value_of(pos, mv) != Some(least) {
+            continue;
+        }
+        pos.make_move(mv);
+        best = best.max(gained - exchange_on(pos, sq));
+        pos.unmake_move();
+    }
+    best.max(0)
 }
 
 /// Whether the side to move can mate with one move.

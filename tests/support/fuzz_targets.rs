@@ -522,14 +522,38 @@ pub fn protocol_parse(r: &mut Rng) -> Result<(), String> {
 }
 
 /// A session script: lines for the real engine, with `stop` after every
-/// infinite or ponder search so nothing runs unbounded.
+/// infinite or ponder search so nothing runs unbounded. In UCCI batch mode
+/// the engine reads nothing while it thinks (UCCI.md), so no `stop` could
+/// end such a search: while batch mode may be on, `go` lines lose their
+/// `infinite` and `ponder` words.
 pub fn session_script(r: &mut Rng, lines: usize) -> Vec<String> {
     let mut out = vec![r.pick(&["ucci", "uci"]).to_string()];
+    let mut batch = false;
     while out.len() < lines {
-        let line = protocol_line(r, true);
-        let first = line.split_whitespace().next().unwrap_or("");
-        if first == "quit" || first.starts_with("quit") && first.len() == 4 {
+        let mut line = protocol_line(r, true);
+        let first = line.split_whitespace().next().unwrap_or("").to_string();
+        if first == "quit" {
             continue;
+        }
+        if first == "setoption" && line.contains("batch") {
+            let last = line.split_whitespace().last().unwrap_or("");
+            batch = !matches!(last, "false" | "off");
+        }
+        if first == "go" && batch {
+            line = line
+                .split_whitespace()
+                .filter(|w| !matches!(*w, "infinite" | "ponder"))
+                .collect::<Vec<_>>()
+                .join(" ");
+        }
+        // A `go` without a limit of its own (the garbage `go go go`) searches
+        // until `stop`, which batch mode would never read: give it one.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let capped = words.len() >= 2
+            && matches!(words[words.len() - 2], "depth" | "nodes")
+            && words[words.len() - 1].parse::<u32>().is_ok();
+        if first == "go" && !capped {
+            line.push_str(" depth 1");
         }
         let unbounded = first == "go" && (line.contains("infinite") || line.contains("ponder"));
         out.push(line);
@@ -644,8 +668,13 @@ pub fn random_game(r: &mut Rng) -> (String, Vec<Move>) {
 /// the search's view of the cycle agrees with the verdict.
 pub fn judge(r: &mut Rng) -> Result<(), String> {
     let (fen, moves) = random_game(r);
-    let mut a = Position::from_fen(&fen).map_err(|e| e.to_string())?;
-    let mut b = Position::from_fen(&mirror_fen(&fen)).map_err(|e| format!("mirror: {e}"))?;
+    check_game(&fen, &moves)
+}
+
+/// The judge's properties on one game (see `judge`).
+pub fn check_game(fen: &str, moves: &[Move]) -> Result<(), String> {
+    let mut a = Position::from_fen(fen).map_err(|e| e.to_string())?;
+    let mut b = Position::from_fen(&mirror_fen(fen)).map_err(|e| format!("mirror: {e}"))?;
     let game = || {
         format!(
             "{fen} moves {}",
@@ -656,7 +685,7 @@ pub fn judge(r: &mut Rng) -> Result<(), String> {
                 .join(" ")
         )
     };
-    for &m in &moves {
+    for &m in moves {
         a.make_move(m);
         b.make_move(mirror_move(m));
         let va = rules::judge(&a);
@@ -786,14 +815,26 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("config", config),
 ];
 
+/// What a session run saw besides success.
+#[derive(Debug, Default)]
+pub struct SessionNotes {
+    /// Lines after which `readyok` came only once a `stop` was sent: a
+    /// search without a limit that the script had not stopped (a bare `go`
+    /// and the like, or a `go` queued behind a search that a `stop` then
+    /// ended). Not a hang (the engine listened), but reported.
+    pub needed_stop: Vec<String>,
+}
+
 /// Plays `script` to the engine binary at `bin`, one line at a time, each
-/// followed by `isready`: every `readyok` must come within `patience` (a
-/// hang or a lost line fails), and after `quit` the process must exit
+/// followed by `isready`: every `readyok` must come within `patience`, or at
+/// the latest within `patience` after a `stop` (see `SessionNotes`); an
+/// engine that answers neither is hung. After `quit` the process must exit
 /// cleanly (a panic fails). Returns the number of lines sent.
 pub fn run_session(
     bin: &std::path::Path,
     script: &[String],
     patience: std::time::Duration,
+    notes: &mut SessionNotes,
 ) -> Result<usize, String> {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
@@ -821,6 +862,10 @@ pub fn run_session(
         let _ = child.wait();
         Err(why)
     };
+    let context = |i: usize| {
+        let from = i.saturating_sub(4);
+        format!("lines {from}..: {:?}", &script[from..=i])
+    };
     for (i, line) in script.iter().enumerate() {
         if writeln!(stdin, "{line}\nisready")
             .and_then(|_| stdin.flush())
@@ -828,14 +873,24 @@ pub fn run_session(
         {
             return fail(&mut child, format!("line {i} {line:?}: the engine is gone"));
         }
-        let deadline = Instant::now() + patience;
+        let mut stopped = false;
+        let mut deadline = Instant::now() + patience;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match rx.recv_timeout(left) {
                 Ok(l) if l == "readyok" => break,
                 Ok(_) => {}
+                Err(_) if !stopped => {
+                    stopped = true;
+                    notes.needed_stop.push(context(i));
+                    let _ = writeln!(stdin, "stop").and_then(|_| stdin.flush());
+                    deadline = Instant::now() + patience;
+                }
                 Err(_) => {
-                    let why = format!("line {i} {line:?}: no readyok within {patience:?}");
+                    let why = format!(
+                        "line {i} {line:?}: no readyok within {patience:?}, nor after stop ({})",
+                        context(i)
+                    );
                     return fail(&mut child, why);
                 }
             }
