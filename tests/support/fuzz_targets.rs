@@ -721,6 +721,10 @@ pub fn openings(r: &mut Rng) -> Result<(), String> {
         let mut moves = Vec::new();
         for _ in 0..r.below(8) {
             let legal = pos.legal_moves();
+            // A random game can be mated within eight plies.
+            if legal.is_empty() {
+                break;
+            }
             let m = *r.pick(&legal);
             moves.push(m.to_string());
             pos.make_move(m);
