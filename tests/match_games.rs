@@ -154,7 +154,7 @@ fn illegal_and_missing_moves_lose() {
             text: "garbage".into()
         }
     );
-    let g = play(&scripted("r", "none"), &scripted("b", "first"), &s);
+    let g = play(&scripted("r", "(none)"), &scripted("b", "first"), &s);
     assert_eq!(g.termination, Termination::NoMove { side: Color::Red });
 }
 

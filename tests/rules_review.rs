@@ -458,3 +458,135 @@ fn protector_without_the_cannon_is_real() {
         Reason::RepetitionDraw,
     );
 }
+
+// ---- A chase made by pinning the protector (issue 10, item 3) ----------
+//
+// Black: king e9, advisor e8 guarding the knight f7, rook i9 (its moves
+// i9-i8-i9 are idle). Red attacks f7 and, in every case, has the rook b2,
+// which can check on b9; while the advisor is free that check wins the
+// knight (the advisor must block on d9 and leaves f7), so the knight counts
+// as threatened through a check before any pin. Each case's first move pins
+// the advisor, so that f7 can now simply be taken: a new direct threat, so a
+// chase (new against the position just before the move, 28.2). The judge
+// used to compare all threats as one set and called the pinning move idle.
+
+/// Pinned by a cannon over a screen: Cg1-e1 puts the red pawn e5 between
+/// the cannon and the advisor; if the advisor left e8, the cannon would
+/// check over e5. Rf2 takes f7 and the advisor cannot retake.
+#[test]
+fn pinning_the_protector_with_a_cannon_screen_chases() {
+    let (fen, cycle) = (
+        "4k3r/4a4/5n3/9/4P4/9/9/1R1K1R3/6C2/9 w - - 0 1",
+        "g1e1 i9i8 e1g1 i8i9",
+    );
+    check(
+        fen,
+        cycle,
+        &[Chase, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+}
+
+/// Control: the black pawn e6 stands between the screen and the advisor, so
+/// the cannon on e1 pins nothing (its target is the pawn, no material) and
+/// the advisor still guards f7: the same cannon move is idle.
+#[test]
+fn same_cannon_move_with_the_protector_free_is_idle() {
+    check(
+        "4k3r/4a4/5n3/4p4/4P4/9/9/1R1K1R3/6C2/9 w - - 0 1",
+        "g1e1 i9i8 e1g1 i8i9",
+        &[Idle, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
+
+/// Pinned by a rook: Rg0-e0 looks at the advisor along the open e file.
+/// The cannon f1 (over the pawn f5) attacks f7; CxN, AxC was an even trade,
+/// now the advisor cannot retake. The pin also makes Rb9 mate, so the move
+/// is a mate threat, and the knight is named as chased with it.
+#[test]
+fn pinning_the_protector_with_a_rook_chases() {
+    let (fen, cycle) = (
+        "4k3r/4a4/5n3/9/5P3/9/9/1R1K5/5C3/6R2 w - - 0 1",
+        "g0e0 i9i8 e0g0 i8i9",
+    );
+    check(
+        fen,
+        cycle,
+        &[MateThreat, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+}
+
+/// Pinned by the flying general: Kd2-e2 puts the red king on the open e
+/// file, so the advisor may not leave it (the kings would face). Rf3 takes
+/// f7 for free. (Rb9 becomes mate too: a mate threat naming the knight.)
+#[test]
+fn pinning_the_protector_with_the_flying_general_chases() {
+    let (fen, cycle) = (
+        "4k3r/4a4/5n3/9/9/9/5R3/1R1K5/9/9 w - - 0 1",
+        "d2e2 i9i8 e2d2 i8i9",
+    );
+    check(
+        fen,
+        cycle,
+        &[MateThreat, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+}
+
+// ---- 29.4 with a discovered check at hand (issue 10, item 3) -----------
+//
+// Red's rook b6/b7 attacks the loose knight i6 / cannon i7 in turn; either
+// capture lets Black mate at once (Rg3-f3: the red king f2 may not step to
+// f1 on the rook's file, e2 holds its own cannon, f3 lies outside the
+// palace, and nothing can take or block). The red knight f5 can
+// step to e7 or e3, in front of the red cannon e2 on the black king's file,
+// giving check.
+
+/// Control (the case the judge got right): without the knight f5, every
+/// capture allows mate at once, so no rook move chases (29.4): all idle.
+#[test]
+fn rook_attacks_whose_captures_allow_mate_are_idle() {
+    check(
+        "2b1k4/9/8c/1R6n/9/9/6r2/4CK3/9/9 w - - 0 1",
+        "b6b7 c9a7 b7b6 a7c9",
+        &[Idle, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
+
+/// With the knight f5 the mate after a capture is still seen (the knight's
+/// check does not answer Rf3+, so it is no escape): neither rook move
+/// chases by a direct capture. But the knight changes what the rook moves
+/// threaten. Rb7 threatens mate by checks: Ne7+ Re3 (forced: the rook must
+/// block, the king's squares are covered) Nc8+ (double check with the
+/// cannon over e3) Kd9 Rd7 mate; from b6 that mate does not exist, so Rb7
+/// is a new mate threat (杀). Rb6 wins the knight i6 through a check: Ne7+
+/// forces Re3, which takes the rook off g3, and RxN no longer allows mate
+/// (29.1, 通过照将吃子). A mate threat and a chase in turn are forbidden.
+#[test]
+fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
+    let (fen, cycle) = (
+        "2b1k4/9/8c/1R6n/5N3/9/6r2/4CK3/9/9 w - - 0 1",
+        "b6b7 c9a7 b7b6 a7c9",
+    );
+    check(
+        fen,
+        cycle,
+        &[MateThreat, Idle, Chase, Idle],
+        RED_LOSES,
+        Reason::PerpetualAttack,
+    );
+    // The cannon i7, whose capture allows mate, is not among the targets.
+    assert!(chased(fen, cycle, 0).is_empty());
+    assert_eq!(chased(fen, cycle, 2), ["knight i6"]);
+}

@@ -114,8 +114,10 @@ pub struct Position {
     psq: crate::eval::psqt::Packed,
     /// Plies since the last capture (FEN field 5).
     halfmove: u16,
-    /// Full-move number (FEN field 6), kept only for printing.
-    fullmove: u16,
+    /// Full-move number (FEN field 6), kept only for printing. Read as a u16
+    /// but kept wider, so that moves made from a FEN's 65535 cannot saturate
+    /// the count and leave unmake a move short.
+    fullmove: u32,
     /// Checking plies of each side (by the mover's colour) since the last
     /// capture, within the recorded history: the natural limit counts at most
     /// ten of them per side, and keeping them here makes that test O(1).
@@ -200,7 +202,8 @@ impl Position {
         }
         if let Some(fm) = fields.next() {
             pos.fullmove = fm
-                .parse()
+                .parse::<u16>()
+                .map(u32::from)
                 .map_err(|_| FenError::BadCounter(fm.to_string()))?;
             pos.fullmove = pos.fullmove.max(1);
         }
@@ -301,7 +304,7 @@ impl Position {
 
     #[inline]
     pub fn fullmove_number(&self) -> u32 {
-        self.fullmove as u32
+        self.fullmove
     }
 
     /// Checking plies of `c` since the last capture, counted over the moves

@@ -472,11 +472,14 @@ impl FromStr for Move {
     /// Reads ICCS coordinates (`h2e2`); upper-case files (`H2-E2` in old
     /// records) are accepted, with or without the dash.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let cleaned: String = s
-            .chars()
-            .filter(|&c| c != '-')
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
+        // One dash, between the squares, and nowhere else: `-h2e2` or
+        // `h2e-2` are not moves (the fuzzer found them read as h2e2).
+        let lower = s.to_ascii_lowercase();
+        let cleaned = match lower.split_once('-') {
+            Some((a, b)) if a.len() == 2 && b.len() == 2 => format!("{a}{b}"),
+            Some(_) => return Err(ParseError::new("move (like h2e2)", s)),
+            None => lower,
+        };
         if cleaned.len() != 4 || !cleaned.is_ascii() {
             return Err(ParseError::new("move (like h2e2)", s));
         }
@@ -518,6 +521,10 @@ mod tests {
         assert!("zz".parse::<Move>().is_err());
         assert!("h2e2x".parse::<Move>().is_err());
         assert_eq!("H2-E2".parse::<Move>().unwrap(), m);
+        assert_eq!("h2-e2".parse::<Move>().unwrap(), m);
+        for bad in ["-h2e2", "h2e2-", "h2e-2", "h-2e2", "h2--e2", "h2-e2-"] {
+            assert!(bad.parse::<Move>().is_err(), "{bad}");
+        }
     }
 
     #[test]

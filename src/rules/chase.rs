@@ -55,20 +55,25 @@ pub fn is_material(piece: Piece, sq: Square) -> bool {
     }
 }
 
-/// The targets the side to move threatens in `pos`: by a direct capture and,
-/// with `via_check` and when not in check, by a capture that one check
-/// forces (29.1: 通过连续照将吃子, here one check deep). With `relaxed`, a
-/// capture that is illegal only because the mover is in check from the
-/// pieces already checking it still counts: it tells what the mover was
-/// attacking before it had to answer the check, for the 从捉到捉 comparison.
-pub fn threats(pos: &mut Position, relaxed: bool, via_check: bool) -> Threats {
-    let mut out = direct_threats(pos, relaxed, 0);
+/// The targets the side to move threatens in `pos`, as two sets: by a
+/// direct capture, and (with `via_check` and when not in check) by a capture
+/// that one quiet check forces (29.1: 通过连续照将吃子, here one check deep)
+/// that no direct capture already wins. They are kept apart because a
+/// chase is new per way of winning (see `classify`): a move that lets a
+/// piece be taken at once, where before it could only be won by checking
+/// first, creates a chase. With `relaxed`, a capture that is illegal only
+/// because the mover is in check from the pieces already checking it still
+/// counts: it tells what the mover was attacking before it had to answer
+/// the check, for the 从捉到捉 comparison.
+pub fn threats(pos: &mut Position, relaxed: bool, via_check: bool) -> (Threats, Threats) {
+    let direct = direct_threats(pos, relaxed, 0);
+    let mut through_check = Threats::default();
     if via_check && !pos.in_check() {
         let won = won_after_check(pos);
-        out.by_pieces |= won.by_pieces;
-        out.by_pawns = (out.by_pawns | won.by_pawns) & !out.by_pieces;
+        through_check.by_pieces = won.by_pieces & !direct.by_pieces;
+        through_check.by_pawns = won.by_pawns & !direct.all();
     }
-    out
+    (direct, through_check)
 }
 
 /// Targets won by a quiet check and then, against every answer, a capture.
@@ -213,32 +218,36 @@ fn wins_material(pos: &mut Position, mv: Move, us: Color, lost: i32) -> bool {
 
 /// What the side to move gains by the best continuation of captures on `sq`
 /// (least valuable legal capturer first, stopping when that is better).
+/// When several capturers share the least value, the best of them is taken:
+/// which one the generator meets first depends on where the pieces stand,
+/// and a colour-mirrored position must be judged the same (the fuzzer found
+/// cycles whose chases differed from their mirror's through that order).
 pub fn exchange_on(pos: &mut Position, sq: Square) -> i32 {
     let mut caps = MoveList::new();
     pos.generate(GenType::Captures, &mut caps);
-    let mut best: Option<(i32, Move)> = None;
-    for mv in caps {
-        if mv.to() != sq {
-            continue;
-        }
-        if let Some(p) = pos.piece_at(mv.from()) {
-            let v = value(p, mv.from());
-            if best.is_none_or(|(bv, _)| v < bv) {
-                best = Some((v, mv));
-            }
-        }
-    }
-    let Some((_, mv)) = best else {
-        return 0;
-    };
     let Some(victim) = pos.piece_at(sq) else {
         return 0;
     };
+    let value_of = |pos: &Position, mv: Move| pos.piece_at(mv.from()).map(|p| value(p, mv.from()));
+    let Some(least) = caps
+        .iter()
+        .filter(|m| m.to() == sq)
+        .filter_map(|&m| value_of(pos, m))
+        .min()
+    else {
+        return 0;
+    };
     let gained = value(victim, sq);
-    pos.make_move(mv);
-    let net = gained - exchange_on(pos, sq);
-    pos.unmake_move();
-    net.max(0)
+    let mut best = i32::MIN;
+    for mv in caps {
+        if mv.to() != sq || value_of(pos, mv) != Some(least) {
+            continue;
+        }
+        pos.make_move(mv);
+        best = best.max(gained - exchange_on(pos, sq));
+        pos.unmake_move();
+    }
+    best.max(0)
 }
 
 /// Whether the side to move can mate with one move.

@@ -137,13 +137,24 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     // check before the move; answering a check, it was not, and what it then
     // threatens through a check is not counted (so not taken for new either).
     let via_check = !p.in_check();
-    let before = threats(p, true, via_check);
+    let (before, before_check) = threats(p, true, via_check);
     p.make_move(mv);
     p.make_null();
-    let after = threats(p, false, via_check);
-    facts.new_by_pieces = after.by_pieces & !before.by_pieces;
+    let (after, after_check) = threats(p, false, via_check);
+    // New is judged against the position just before the move, per way of
+    // winning (凡是走子前不存在捉，而走子后造成捉的，一律按捉处理): a piece
+    // that can now be taken at once is newly chased even if before it could
+    // be won through a check (a cannon that pins the only protector of a
+    // piece a rook attacks, where the rook could also have checked to win
+    // it, chases); a piece won through a check is new only if nothing
+    // threatened it before.
+    let before_any = before.by_pieces | before_check.by_pieces;
+    let before_all = before.all() | before_check.all();
+    facts.new_by_pieces =
+        (after.by_pieces & !before.by_pieces) | (after_check.by_pieces & !before_any);
     // Counting pawn chases can only add attacks, never remove one.
-    facts.new_all = facts.new_by_pieces | (after.all() & !before.all());
+    facts.new_all =
+        facts.new_by_pieces | (after.all() & !before.all()) | (after_check.all() & !before_all);
     let threat = if full || facts.new_by_pieces.is_empty() {
         mate_by_checks(p)
     } else {

@@ -26,8 +26,12 @@
 //! both); in the search, the one cycle of `plies_back` plies. Choices where
 //! the rules leave room (see the submodules): a mate threat, like a chase,
 //! must be new (a mate the mover could already play is not threatened by its
-//! move); chases through a check look one quiet check deep; mate threats
-//! look for mates of up to three checks within a node budget.
+//! move); chases through a check look one quiet check deep, and a chase is
+//! new per way of winning (a piece that can now be taken at once is newly
+//! chased even if before it could be won through a check, as when a move
+//! pins its only protector); mate threats look for mates of up to three
+//! checks within a node budget. Exchanges try every equally cheap
+//! recapturer, so a position and its colour mirror are judged alike.
 //!
 //! 27.3 is not modelled: a move that takes a defensive key point and at
 //! once makes a plain draw (简明和棋) stays a chase if it newly attacks an

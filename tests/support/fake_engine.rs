@@ -15,9 +15,14 @@
 //!   --score N, --depth D    what `info` reports (default 0, 1)
 //!   --nodes N               also report `info time T nodes N` (ElephantEye's
 //!                           form: nodes and its own time, no nps)
+//!   --ranks-from-one        read and write moves with ranks 1-10 (b1c3), as
+//!                           Fairy-Stockfish does in UCI; scripted moves are
+//!                           then written in that convention too
+//!   --variant-option        list the UCI option UCI_Variant in the handshake
 //!   --log FILE              append every line received to FILE
 
 use chuhe::board::{Color, Move, Position};
+use chuhe::tools::matches::engine::{move_from_engine, move_to_engine};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -33,6 +38,9 @@ struct Options {
     score: i32,
     depth: u32,
     nodes: Option<u64>,
+    /// The first rank number of moves on the wire: 0 or 1.
+    base: u8,
+    variant_option: bool,
     log: Option<std::fs::File>,
 }
 
@@ -59,6 +67,8 @@ fn parse_args() -> Options {
             "--no-millis" => o.no_millis = true,
             "--obey-ban" => o.obey_ban = true,
             "--resign-as-black" => o.resign_as_black = true,
+            "--ranks-from-one" => o.base = 1,
+            "--variant-option" => o.variant_option = true,
             "--score" => o.score = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             "--depth" => o.depth = args.next().and_then(|s| s.parse().ok()).unwrap_or(1),
             "--nodes" => o.nodes = args.next().and_then(|s| s.parse().ok()),
@@ -86,7 +96,7 @@ fn say(line: &str) {
     let _ = out.flush();
 }
 
-fn parse_position(words: &[&str]) -> Option<Position> {
+fn parse_position(words: &[&str], base: u8) -> Option<Position> {
     let moves_at = words.iter().position(|&w| w == "moves");
     let head = &words[..moves_at.unwrap_or(words.len())];
     let mut pos = match head.first() {
@@ -96,7 +106,7 @@ fn parse_position(words: &[&str]) -> Option<Position> {
     };
     if let Some(i) = moves_at {
         for m in &words[i + 1..] {
-            let mv: Move = m.parse().ok()?;
+            let mv = move_from_engine(m, base)?;
             pos.make_move(mv);
         }
     }
@@ -127,22 +137,30 @@ fn main() {
             }
             Some("uci") if o.proto != "ucci" => {
                 say("id name FakeEngine");
+                if o.variant_option {
+                    say("option name UCI_Variant type combo default xiangqi var xiangqi");
+                }
                 say("uciok");
             }
             Some("isready") => say("readyok"),
             Some("position") => {
-                if let Some(p) = parse_position(&words[1..]) {
+                if let Some(p) = parse_position(&words[1..], o.base) {
                     pos = p;
                 }
                 banned.clear();
             }
-            Some("banmoves") => banned = words[1..].iter().filter_map(|m| m.parse().ok()).collect(),
+            Some("banmoves") => {
+                banned = words[1..]
+                    .iter()
+                    .filter_map(|m| move_from_engine(m, o.base))
+                    .collect()
+            }
             Some("go") => {
                 let draw_offered = words.get(1) == Some(&"draw");
                 if let Some(i) = words.iter().position(|&w| w == "searchmoves") {
                     let allowed: Vec<Move> = words[i + 1..]
                         .iter()
-                        .filter_map(|m| m.parse().ok())
+                        .filter_map(|m| move_from_engine(m, o.base))
                         .collect();
                     banned = pos
                         .legal_moves()
@@ -198,12 +216,15 @@ fn answer(
         "crash" => std::process::exit(3),
         "hang" => return,
         "none" => {
+            say("info string giving up");
             say("nobestmove");
             return;
         }
-        "first" => first_allowed().map(|m| m.to_string()),
-        text => match text.parse::<Move>() {
-            Ok(m) if o.obey_ban && banned.contains(&m) => first_allowed().map(|m| m.to_string()),
+        "first" => first_allowed().map(|m| move_to_engine(m, o.base)),
+        text => match move_from_engine(text, o.base) {
+            Some(m) if o.obey_ban && banned.contains(&m) => {
+                first_allowed().map(|m| move_to_engine(m, o.base))
+            }
             _ => Some(text.to_string()),
         },
     };
@@ -216,11 +237,29 @@ fn answer(
     } else {
         format!("cp {}", o.score)
     };
+    // A two-move PV (and ponder move) when the move is legal: the first reply.
+    let reply = move_from_engine(&mv, o.base)
+        .filter(|m| pos.legal_moves().contains(m))
+        .and_then(|m| {
+            let mut after = pos.clone();
+            after.make_move(m);
+            after
+                .legal_moves()
+                .first()
+                .map(|&r| move_to_engine(r, o.base))
+        });
+    let pv = match &reply {
+        Some(r) => format!("{mv} {r}"),
+        None => mv.clone(),
+    };
     if let Some(n) = o.nodes {
         say(&format!("info time {} nodes {n}", delay.max(1)));
     }
-    say(&format!("info depth {} score {score} pv {mv}", o.depth));
+    say(&format!("info depth {} score {score} pv {pv}", o.depth));
     let mut line = format!("bestmove {mv}");
+    if let Some(r) = &reply {
+        line.push_str(&format!(" ponder {r}"));
+    }
     if flags.contains(&"resign") || (o.resign_as_black && pos.side_to_move() == Color::Black) {
         line.push_str(" resign");
     } else if flags.contains(&"draw") || (draw_offered && o.accept_draw) {

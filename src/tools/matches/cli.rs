@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// Options of `chuhe match`. Each overrides the same setting in `--config`.
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {
-    /// An engine: `cmd=PROGRAM [ARGS],name=NAME,proto=ucci|uci|auto,dir=DIR,option.NAME=VALUE`
+    /// An engine: `cmd=PROGRAM [ARGS],name=NAME,proto=ucci|uci|auto,coords=0|1|auto,dir=DIR,option.NAME=VALUE`
     /// (repeat for each engine; two play a match, more a round robin).
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,

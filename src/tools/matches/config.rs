@@ -2,7 +2,9 @@
 //!
 //! `--engine` takes comma-separated `key=value` fields: `cmd` (the program
 //! and any arguments, split at spaces), `name`, `proto` (ucci, uci, auto),
-//! `dir`, `arg` (one more argument, repeatable) and `option.NAME`.
+//! `coords` (0, 1, auto: whether the engine's moves number ranks 0-9 or 1-10,
+//! see `engine::Coords`), `dir`, `arg` (one more argument, repeatable) and
+//! `option.NAME`.
 //!
 //! The TOML file holds the same settings as the long options (with `_` for
 //! `-`) and the engines as `[[engine]]` tables:
@@ -14,11 +16,12 @@
 //! name = "chuhe"
 //! cmd = "target/release/chuhe"
 //! proto = "ucci"
+//! coords = "auto"   # or "0" / "1" (a number works too)
 //! [engine.options]
 //! hashsize = 64
 //! ```
 
-use super::engine::{EngineSpec, Protocol};
+use super::engine::{Coords, EngineSpec, Protocol};
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -58,6 +61,7 @@ pub fn parse_engine_arg(text: &str) -> Result<EngineSpec, ConfigError> {
             "arg" => spec.args.push(value.to_string()),
             "name" => name = Some(value.to_string()),
             "proto" => spec.proto = value.parse::<Protocol>().map_err(bad)?,
+            "coords" => spec.coords = value.parse::<Coords>().map_err(bad)?,
             "dir" => spec.dir = Some(PathBuf::from(value)),
             k if k.starts_with("option.") && k.len() > 7 => {
                 spec.options.push((k[7..].to_string(), value.to_string()))
@@ -81,6 +85,8 @@ struct FileEngine {
     args: Vec<String>,
     dir: Option<PathBuf>,
     proto: Option<String>,
+    /// "0", "1", "auto" or the number 0 or 1.
+    coords: Option<toml::Value>,
     #[serde(default)]
     options: toml::Table,
 }
@@ -134,6 +140,18 @@ impl FileConfig {
                     Some(p) => p.parse::<Protocol>().map_err(ConfigError)?,
                     None => Protocol::Auto,
                 };
+                let coords = match &e.coords {
+                    None => Coords::Auto,
+                    Some(toml::Value::String(s)) => s.parse::<Coords>().map_err(ConfigError)?,
+                    Some(toml::Value::Integer(n)) => {
+                        n.to_string().parse::<Coords>().map_err(ConfigError)?
+                    }
+                    Some(other) => {
+                        return Err(ConfigError(format!(
+                            "coords {other} must be 0, 1 or \"auto\""
+                        )))
+                    }
+                };
                 let options = e
                     .options
                     .iter()
@@ -152,6 +170,7 @@ impl FileConfig {
                     dir: e.dir.clone(),
                     proto,
                     options,
+                    coords,
                 })
             })
             .collect()
@@ -181,6 +200,16 @@ mod tests {
         assert!(parse_engine_arg("name=x").is_err());
         assert!(parse_engine_arg("cmd=x,proto=xboard").is_err());
         assert!(parse_engine_arg("cmd=x,colour=red").is_err());
+        assert_eq!(parse_engine_arg("cmd=x").unwrap().coords, Coords::Auto);
+        assert_eq!(
+            parse_engine_arg("cmd=x,coords=1").unwrap().coords,
+            Coords::One
+        );
+        assert_eq!(
+            parse_engine_arg("cmd=x,coords=0").unwrap().coords,
+            Coords::Zero
+        );
+        assert!(parse_engine_arg("cmd=x,coords=2").is_err());
     }
 
     #[test]
@@ -194,12 +223,14 @@ mod tests {
             name = "a"
             cmd = "./a"
             proto = "uci"
+            coords = 1
             [engine.options]
             Hash = 64
             Ponder = false
             [[engine]]
             cmd = "bin/b"
             args = ["--x"]
+            coords = "auto"
             "#,
         )
         .unwrap();
@@ -212,6 +243,14 @@ mod tests {
         assert!(e[0].options.contains(&("Ponder".into(), "false".into())));
         assert_eq!(e[1].name, "b");
         assert_eq!(e[1].args, ["--x"]);
+        assert_eq!((e[0].coords, e[1].coords), (Coords::One, Coords::Auto));
         assert!(FileConfig::parse("bogus = 1").is_err());
+        for bad in ["coords = 2", "coords = \"x\"", "coords = true"] {
+            let text = format!("[[engine]]\ncmd = \"a\"\n{bad}\n");
+            assert!(
+                FileConfig::parse(&text).unwrap().engines().is_err(),
+                "{bad}"
+            );
+        }
     }
 }

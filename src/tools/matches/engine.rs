@@ -3,6 +3,8 @@
 //! engine's stdout into a channel of lines, so every wait has a timeout and a
 //! hung engine never blocks the runner.
 
+use crate::board::{Move, Square};
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -32,6 +34,67 @@ impl std::str::FromStr for Protocol {
     }
 }
 
+/// How an engine numbers the ranks in its moves. UCCI and most xiangqi UCI
+/// engines write ranks 0-9 (`b0c2`); Fairy-Stockfish's UCI mode writes 1-10
+/// (`b1c3`, `a10a9`). The board FEN is the same either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coords {
+    /// Ranks 0-9.
+    Zero,
+    /// Ranks 1-10.
+    One,
+    /// Ranks 1-10 for a UCI engine that announces the `UCI_Variant` option
+    /// (the mark of a multi-variant engine such as Fairy-Stockfish), 0-9
+    /// otherwise. Fairy-Stockfish's UCCI mode uses 0-9, so a UCCI handshake
+    /// always means 0-9.
+    Auto,
+}
+
+impl std::str::FromStr for Coords {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "0" => Ok(Coords::Zero),
+            "1" => Ok(Coords::One),
+            "auto" => Ok(Coords::Auto),
+            _ => Err(format!("coords '{s}' must be 0, 1 or auto")),
+        }
+    }
+}
+
+/// Writes `mv` as an engine with ranks from `base` (0 or 1) reads it.
+pub fn move_to_engine(mv: Move, base: u8) -> String {
+    if base == 0 {
+        return mv.to_string();
+    }
+    let sq = |s: Square| format!("{}{}", s.file(), s.rank().index() + 1);
+    format!("{}{}", sq(mv.from()), sq(mv.to()))
+}
+
+/// Reads a move written with ranks from `base` (0 or 1); `None` when the text
+/// is not a move in that convention.
+pub fn move_from_engine(text: &str, base: u8) -> Option<Move> {
+    if base == 0 {
+        return text.parse().ok();
+    }
+    // file letter, rank 1-10, file letter, rank 1-10: `a10a9`, `b1c3`.
+    let b = text.as_bytes();
+    let square = |i: usize| -> Option<(Square, usize)> {
+        let file = b.get(i).filter(|c| (b'a'..=b'i').contains(c))? - b'a';
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let rank = match &b[i + 1..i + 1 + digits] {
+            [d @ b'1'..=b'9'] => d - b'0',
+            [b'1', b'0'] => 10,
+            _ => return None,
+        };
+        Some((Square::new((rank - 1) * 9 + file)?, i + 1 + digits))
+    };
+    let (from, j) = square(0)?;
+    let (to, end) = square(j)?;
+    // A move must go somewhere, as in ICCS (`Move::from_str`).
+    (end == b.len() && from != to).then(|| Move::new(from, to))
+}
+
 /// How to start an engine and what to tell it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -42,6 +105,8 @@ pub struct EngineSpec {
     pub proto: Protocol,
     /// Options in the order given; values as text.
     pub options: Vec<(String, String)>,
+    /// How it numbers ranks in moves.
+    pub coords: Coords,
 }
 
 impl EngineSpec {
@@ -53,6 +118,7 @@ impl EngineSpec {
             dir: None,
             proto: Protocol::Auto,
             options: Vec::new(),
+            coords: Coords::Auto,
         }
     }
 }
@@ -118,6 +184,12 @@ impl fmt::Display for Score {
 pub struct Reply {
     /// The move text after `bestmove`; `None` for `nobestmove`.
     pub bestmove: Option<String>,
+    /// The engine said `nobestmove` (rather than `bestmove` with no usable move).
+    pub nobestmove: bool,
+    /// The text after `ponder` in the `bestmove` line, as the engine wrote it.
+    pub ponder: Option<String>,
+    /// The principal variation of the last `info ... pv` line, as written.
+    pub pv: Vec<String>,
     pub draw: bool,
     pub resign: bool,
     pub depth: Option<u32>,
@@ -166,7 +238,14 @@ pub struct Engine {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     stop: Arc<AtomicBool>,
+    /// Whether the handshake listed the `UCI_Variant` option.
+    announces_variant: bool,
+    /// The last lines the engine printed, for the record when it gives no move.
+    recent: VecDeque<String>,
 }
+
+/// How many of an engine's last lines are kept for the record.
+const RECENT_LINES: usize = 8;
 
 const POLL: Duration = Duration::from_millis(20);
 
@@ -232,6 +311,8 @@ impl Engine {
             stdin,
             lines: rx,
             stop,
+            announces_variant: false,
+            recent: VecDeque::with_capacity(RECENT_LINES),
         };
         engine.handshake(init_timeout)?;
         Ok(engine)
@@ -285,6 +366,30 @@ impl Engine {
         self.ready(deadline)
     }
 
+    /// The first rank number in this engine's moves: 0 or 1 (see `Coords`).
+    pub fn rank_base(&self) -> u8 {
+        match self.spec.coords {
+            Coords::Zero => 0,
+            Coords::One => 1,
+            Coords::Auto => u8::from(self.proto == Protocol::Uci && self.announces_variant),
+        }
+    }
+
+    /// A move as this engine writes it.
+    pub fn write_move(&self, mv: Move) -> String {
+        move_to_engine(mv, self.rank_base())
+    }
+
+    /// A move as this engine wrote it, in the board's terms.
+    pub fn read_move(&self, text: &str) -> Option<Move> {
+        move_from_engine(text, self.rank_base())
+    }
+
+    /// The last lines the engine printed (at most `RECENT_LINES`), oldest first.
+    pub fn recent_lines(&self) -> Vec<String> {
+        self.recent.iter().cloned().collect()
+    }
+
     /// `isready` and wait for `readyok`.
     pub fn ready(&mut self, deadline: Instant) -> Result<(), EngineError> {
         self.send("isready")?;
@@ -306,7 +411,7 @@ impl Engine {
             .map_err(|e| EngineError::Write(e.to_string()))
     }
 
-    fn next_line(&self, deadline: Instant) -> Result<String, EngineError> {
+    fn next_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
         loop {
             if self.stop.load(Ordering::Relaxed) {
                 return Err(EngineError::Stopped);
@@ -316,7 +421,13 @@ impl Engine {
                 return Err(EngineError::Timeout);
             }
             match self.lines.recv_timeout((deadline - now).min(POLL)) {
-                Ok(Line::Text(t)) => return Ok(t),
+                Ok(Line::Text(t)) => {
+                    if self.recent.len() == RECENT_LINES {
+                        self.recent.pop_front();
+                    }
+                    self.recent.push_back(t.clone());
+                    return Ok(t);
+                }
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(EngineError::Eof)
                 }
@@ -327,7 +438,7 @@ impl Engine {
 
     /// Waits for `ucciok`: `Some(offers usemillisec)`, or `None` as soon as
     /// the engine says it does not know `ucci`.
-    fn wait_for_ucciok(&self, deadline: Instant) -> Result<Option<bool>, EngineError> {
+    fn wait_for_ucciok(&mut self, deadline: Instant) -> Result<Option<bool>, EngineError> {
         let mut millis = false;
         loop {
             let line = self.next_line(deadline)?;
@@ -341,10 +452,18 @@ impl Engine {
         }
     }
 
-    fn wait_for(&self, token: &str, deadline: Instant) -> Result<(), EngineError> {
+    fn wait_for(&mut self, token: &str, deadline: Instant) -> Result<(), EngineError> {
         loop {
             let line = self.next_line(deadline)?;
-            if line.split_whitespace().next() == Some(token) {
+            let mut words = line.split_whitespace();
+            let first = words.next();
+            if first == Some("option")
+                && words.next() == Some("name")
+                && words.next() == Some("UCI_Variant")
+            {
+                self.announces_variant = true;
+            }
+            if first == Some(token) {
                 return Ok(());
             }
         }
@@ -378,6 +497,11 @@ impl Engine {
                     let rest: Vec<&str> = words.collect();
                     reply.bestmove = rest.first().map(|s| s.to_string());
                     reply.draw = rest.contains(&"draw");
+                    reply.ponder = rest
+                        .iter()
+                        .position(|&w| w == "ponder")
+                        .and_then(|i| rest.get(i + 1))
+                        .map(|s| s.to_string());
                     reply.resign = rest.contains(&"resign");
                     if reply.bestmove.as_deref() == Some("resign") {
                         reply.bestmove = None;
@@ -387,6 +511,7 @@ impl Engine {
                 }
                 Some("nobestmove") => {
                     reply.elapsed = start.elapsed();
+                    reply.nobestmove = true;
                     return Ok(reply);
                 }
                 _ => {}
@@ -483,7 +608,11 @@ fn parse_info(line: &str, reply: &mut Reply) {
                 None => i += 1,
             },
             // Everything after pv is moves; nothing more to read.
-            "pv" | "string" | "message" => break,
+            "pv" => {
+                reply.pv = words[i + 1..].iter().map(|w| w.to_string()).collect();
+                break;
+            }
+            "string" | "message" => break,
             _ => i += 1,
         }
     }
@@ -517,6 +646,26 @@ mod tests {
         parse_info("info depth 10 score cp -35 nps 1", &mut r);
         assert_eq!((r.depth, r.score), (Some(10), Some(Score::Cp(-35))));
         assert_eq!(Score::Mate(-3).as_cp(), -29_997);
+        parse_info("info depth 3 score cp 5 pv b1c3 h10g8", &mut r);
+        assert_eq!(r.pv, ["b1c3", "h10g8"]);
+    }
+
+    #[test]
+    fn ranks_from_one() {
+        let m = |s: &str| s.parse::<Move>().unwrap();
+        for (iccs, one) in [("b0c2", "b1c3"), ("a9a8", "a10a9"), ("i0i9", "i1i10")] {
+            assert_eq!(move_to_engine(m(iccs), 1), one);
+            assert_eq!(move_to_engine(m(iccs), 0), iccs);
+            assert_eq!(move_from_engine(one, 1), Some(m(iccs)));
+            assert_eq!(move_from_engine(iccs, 0), Some(m(iccs)));
+        }
+        for bad in [
+            "a0a1", "a11a9", "a01a2", "j1a1", "a10", "a1a1x", "", "a1", "b1c3 ", "é1a1",
+        ] {
+            assert_eq!(move_from_engine(bad, 1), None, "{bad}");
+        }
+        assert_eq!("auto".parse::<Coords>(), Ok(Coords::Auto));
+        assert!("2".parse::<Coords>().is_err());
     }
 
     #[test]

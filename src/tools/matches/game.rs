@@ -74,9 +74,17 @@ pub enum Termination {
         side: Color,
         mv: Move,
     },
-    /// Answered `nobestmove` (or no move) with legal moves on the board.
+    /// Answered `bestmove` without a usable move (`(none)`, `0000`, nothing)
+    /// with legal moves on the board.
     NoMove {
         side: Color,
+    },
+    /// Answered `nobestmove` with legal moves on the board. The record keeps
+    /// the position (FEN) and the engine's last lines, to see why.
+    NoBestMove {
+        side: Color,
+        fen: String,
+        last_lines: Vec<String>,
     },
     Crash {
         side: Color,
@@ -132,6 +140,7 @@ impl fmt::Display for Termination {
                 )
             }
             NoMove { side } => write!(f, "{} gave no move", side_name(*side)),
+            NoBestMove { side, .. } => write!(f, "{} answered nobestmove", side_name(*side)),
             Crash { side } => write!(f, "{} engine crashed", side_name(*side)),
             NoAnswer { side } => write!(f, "{} engine did not answer", side_name(*side)),
             TimeForfeit { side } => write!(f, "{} lost on time", side_name(*side)),
@@ -148,6 +157,22 @@ impl fmt::Display for Termination {
     }
 }
 
+impl Termination {
+    /// What the record should add to the one-line reason, if anything: for
+    /// `nobestmove`, the position and the engine's last lines.
+    pub fn details(&self) -> Option<String> {
+        match self {
+            Termination::NoBestMove {
+                fen, last_lines, ..
+            } => Some(format!(
+                "position {fen}; last lines: {}",
+                last_lines.join(" | ")
+            )),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct MoveRecord {
     pub mv: Move,
@@ -159,6 +184,9 @@ pub struct MoveRecord {
     /// The engine's node count and speed for this move, when it reported them.
     pub nodes: Option<u64>,
     pub nps: Option<u64>,
+    /// The engine's principal variation in ICCS (ranks 0-9, whatever the
+    /// engine writes), as far as it could be read.
+    pub pv: Vec<Move>,
 }
 
 /// A finished (or interrupted) game.
@@ -261,7 +289,7 @@ impl<'a, 'b> Game<'a, 'b> {
         }
     }
 
-    fn push_move(&mut self, mv: Move, book: bool, reply: Option<&Reply>) {
+    fn push_move(&mut self, mv: Move, book: bool, reply: Option<&Reply>, pv: Vec<Move>) {
         let chinese = notation::chinese(&self.pos, mv).unwrap_or_else(|_| mv.to_string());
         let capture = self.pos.is_capture(mv);
         self.pos.make_move(mv);
@@ -280,12 +308,13 @@ impl<'a, 'b> Game<'a, 'b> {
             time_ms: reply.map_or(0, |r| r.elapsed.as_millis() as u64),
             nodes: reply.and_then(|r| r.nodes),
             nps: reply.and_then(Reply::speed),
+            pv,
         });
     }
 
     fn run(mut self, engines: &mut [Engine]) -> End {
         for &mv in &self.setup.opening.moves {
-            self.push_move(mv, true, None);
+            self.push_move(mv, true, None, Vec::new());
         }
         let settings = self.setup.settings;
         loop {
@@ -378,18 +407,34 @@ impl<'a, 'b> Game<'a, 'b> {
         if reply.resign {
             return Some((Some(loss(side)), Termination::Resign { side }));
         }
+        if reply.nobestmove {
+            let termination = Termination::NoBestMove {
+                side,
+                fen: self.pos.fen(),
+                last_lines: engine.recent_lines(),
+            };
+            return Some((Some(loss(side)), termination));
+        }
         let text = match reply.bestmove.as_deref() {
             None | Some("(none)") | Some("0000") | Some("null") => {
                 return Some((Some(loss(side)), Termination::NoMove { side }))
             }
             Some(t) => t.to_string(),
         };
-        let mv = match text.parse::<Move>() {
-            Ok(m) if legal.contains(&m) => m,
+        let mv = match engine.read_move(&text) {
+            Some(m) if legal.contains(&m) => m,
             _ => return Some((Some(loss(side)), Termination::IllegalMove { side, text })),
         };
+        // The PV as far as it reads as moves; an engine that printed no PV
+        // still named its move and perhaps the reply it expects.
+        let mut pv: Vec<Move> = reply.pv.iter().map_while(|t| engine.read_move(t)).collect();
+        if pv.first() != Some(&mv) {
+            pv = std::iter::once(mv)
+                .chain(reply.ponder.as_deref().and_then(|t| engine.read_move(t)))
+                .collect();
+        }
         self.scores[side.index()].push(reply.score.map(Score::as_cp));
-        self.push_move(mv, false, Some(&reply));
+        self.push_move(mv, false, Some(&reply), pv);
         if reply.draw && engine.proto == Protocol::Ucci {
             self.draw_offer = Some(side);
         }
@@ -417,7 +462,7 @@ impl<'a, 'b> Game<'a, 'b> {
         let join = |moves: &[Move]| {
             moves
                 .iter()
-                .map(|m| m.to_string())
+                .map(|&m| engine.write_move(m))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -436,7 +481,7 @@ impl<'a, 'b> Game<'a, 'b> {
         let mut go = String::from("go");
         if proto == Protocol::Ucci {
             if let Some(b) = banned {
-                lines.push(format!("banmoves {b}"));
+                lines.push(format!("banmoves {}", engine.write_move(b)));
             }
             if offered {
                 go.push_str(" draw");

@@ -20,7 +20,7 @@
 //! reading `bestmove`; an engine loses on time when it overruns its clock by
 //! more than `--margin-ms`. Games end by the rules judge (mate, stalemate,
 //! repetition verdicts, natural limit, no winning material), by an engine's
-//! fault (illegal move, crash, no answer, time), by resignation or agreed draw
+//! fault (illegal move, `nobestmove`, crash, no answer, time), by resignation or agreed draw
 //! (UCCI), or by optional score adjudication; the PGN `Termination` tag says
 //! which. Relative paths (engine `dir`, `--openings`, `--pgn`) are taken from
 //! the current directory.

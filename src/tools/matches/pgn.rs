@@ -114,6 +114,12 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
             if let Some(n) = m.nps {
                 let _ = write!(comment, " nps {n}");
             }
+            if m.pv.len() > 1 {
+                comment.push_str(" pv");
+                for mv in &m.pv {
+                    let _ = write!(comment, " {mv}");
+                }
+            }
         }
         tokens.push(format!("{{{comment}}}"));
         if black {
@@ -122,6 +128,10 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
     }
     if game.termination != Termination::Interrupted {
         tokens.push(format!("{{{}}}", game.termination));
+    }
+    if let Some(details) = game.termination.details() {
+        // A comment ends at the first `}`: keep the engine's text from closing it.
+        tokens.push(format!("{{{}}}", details.replace(['{', '}'], "")));
     }
     tokens.push(result.to_string());
     out.push_str(&wrap_tokens(&tokens));
@@ -158,6 +168,7 @@ mod tests {
                     time_ms: 1250,
                     nodes: None,
                     nps: None,
+                    pv: Vec::new(),
                 })
                 .collect(),
             outcome: Some(Outcome::Draw),

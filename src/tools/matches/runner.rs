@@ -352,6 +352,7 @@ fn termination_kind(t: &Termination) -> String {
         IllegalMove { .. } => "illegal move".into(),
         BannedMove { .. } => "banned move repeated".into(),
         NoMove { .. } => "no move given".into(),
+        NoBestMove { .. } => "nobestmove".into(),
         Crash { .. } => "engine crash".into(),
         NoAnswer { .. } => "no answer".into(),
         TimeForfeit { .. } => "time forfeit".into(),

@@ -1,0 +1,115 @@
+//! The short fuzz run (seconds): every target of tests/support/fuzz_targets.rs
+//! with a fixed seed and a few thousand inputs. The long run is
+//! `cargo run --release --example fuzz` (see README).
+
+#[path = "support/fuzz_targets.rs"]
+mod targets;
+
+use targets::{run_session, run_target, session_script, Rng, SessionNotes, TARGETS};
+
+fn short_run(name: &str, count: u64) {
+    let (_, f) = TARGETS.iter().find(|(n, _)| *n == name).expect("a target");
+    let stats = run_target(name, *f, 0x5EED, 0, count);
+    assert_eq!(stats.tried, count);
+    assert!(stats.failures.is_empty(), "{name}: {:?}", stats.failures);
+}
+
+#[test]
+fn fuzz_fen() {
+    short_run("fen", 2_000);
+}
+
+#[test]
+fn fuzz_moves() {
+    short_run("moves", 5_000);
+}
+
+#[test]
+fn fuzz_protocol_parse() {
+    short_run("protocol-parse", 5_000);
+}
+
+#[test]
+fn fuzz_judge() {
+    short_run("judge", 150);
+}
+
+#[test]
+fn fuzz_openings() {
+    short_run("openings", 1_000);
+}
+
+#[test]
+fn fuzz_config() {
+    short_run("config", 2_000);
+}
+
+/// The real engine over pipes: a few hundred random lines of both protocols,
+/// each answered by `readyok` in time, then a clean exit.
+#[test]
+fn fuzz_session() {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_chuhe"));
+    for seed in 0..2 {
+        let script = session_script(&mut Rng::new(seed), 150);
+        let mut notes = SessionNotes::default();
+        let sent = run_session(bin, &script, std::time::Duration::from_secs(20), &mut notes)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(sent, script.len());
+    }
+}
+
+/// The harness itself: a target that breaks its property is reported with
+/// its input's index, and a panicking one is caught and counted.
+#[test]
+fn harness_reports_failures_and_panics() {
+    fn flaky(r: &mut Rng) -> Result<(), String> {
+        match r.below(3) {
+            0 => Err("broken".into()),
+            1 => panic!("boom"),
+            _ => Ok(()),
+        }
+    }
+    let stats = run_target("flaky", flaky, 1, 0, 60);
+    assert_eq!(stats.tried, 60);
+    assert!(stats.panics > 0);
+    assert!(stats.failures.len() as u64 > stats.panics);
+    assert!(stats.failures.iter().any(|(_, w)| w == "broken"));
+    assert!(stats.failures.iter().any(|(_, w)| w == "panic: boom"));
+}
+
+/// The colour mirror used by the judge target is an involution and maps a
+/// legal game to a legal game.
+#[test]
+fn mirror_is_its_own_inverse() {
+    let mut r = Rng::new(3);
+    for _ in 0..50 {
+        let (fen, moves) = targets::random_game(&mut r);
+        assert_eq!(targets::mirror_fen(&targets::mirror_fen(&fen)), fen);
+        let mut p = chuhe::board::Position::from_fen(&targets::mirror_fen(&fen)).unwrap();
+        for m in moves {
+            assert_eq!(targets::mirror_move(targets::mirror_move(m)), m);
+            assert!(p.is_legal(targets::mirror_move(m)));
+            p.make_move(targets::mirror_move(m));
+        }
+    }
+}
+
+/// Games the long run found judged differently from their colour mirror:
+/// `exchange_on` took the first of two equally cheap recapturers in
+/// generation order, and the order differs in the mirror.
+#[test]
+fn mirror_cases_found_by_the_long_run() {
+    for (fen, moves) in [
+        (
+            "r1ba1a1n1/n3k1C2/9/9/p2r1P3/9/9/C5N2/4A4/1N2K1B2 b - - 0 24",
+            "a5a4 g8g5 d5a5 g5g8 a5d5 g8g5 d5a5 g5g8 a5d5",
+        ),
+        (
+            "2ba1abn1/3C1k3/nr7/p3p3p/P5pP1/9/c1P3P2/N3cC3/2r6/R1BAKABNR w - - 25 25",
+            "i0i3 c1a1 i3i0 a1c1 i0i3 c1a1 i3i0 b7b2 i0i3 b2b7",
+        ),
+    ] {
+        let moves: Vec<chuhe::board::Move> = moves.split(' ').map(|m| m.parse().unwrap()).collect();
+        targets::check_game(fen, &moves).unwrap();
+    }
+}
