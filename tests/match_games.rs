@@ -196,7 +196,7 @@ fn nodes_and_speed_go_into_the_pgn() {
         time_control: "depth=1",
     };
     let text = chuhe::tools::matches::pgn::format_game(&g, &header);
-    assert!(text.contains(" nodes 60000 nps 3000000}"), "{text}");
+    assert!(text.contains(" nodes 60000 nps 3000000"), "{text}");
     assert_eq!(text.matches(" nodes ").count(), 2, "{text}");
 }
 
