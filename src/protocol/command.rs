@@ -216,7 +216,7 @@ fn parse_moves(args: &[&str]) -> Result<Vec<Move>, CommandError> {
 }
 
 /// Every word `go` knows; a value is never taken from one of these.
-const GO_WORDS: &[&str] = &[
+pub const GO_WORDS: &[&str] = &[
     "ponder",
     "draw",
     "infinite",

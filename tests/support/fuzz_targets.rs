@@ -399,27 +399,8 @@ fn position_line(r: &mut Rng) -> String {
 /// every search is capped at depth 1-2 or a few thousand nodes, or is an
 /// infinite/ponder search that the caller stops.
 fn go_line(r: &mut Rng, bounded: bool) -> String {
-    const WORDS: &[&str] = &[
-        "ponder",
-        "draw",
-        "infinite",
-        "depth",
-        "nodes",
-        "mate",
-        "movetime",
-        "time",
-        "increment",
-        "movestogo",
-        "opptime",
-        "oppincrement",
-        "oppmovestogo",
-        "wtime",
-        "btime",
-        "winc",
-        "binc",
-        "searchmoves",
-        "perft",
-    ];
+    // The parser's own list, so a word added there is fuzzed too.
+    const WORDS: &[&str] = chuhe::protocol::command::GO_WORDS;
     let mut go = String::from("go");
     for _ in 0..r.below(5) {
         let w = *r.pick(WORDS);
