@@ -830,6 +830,17 @@ fn quit_during_long_commands() {
     assert!(e.exits());
 }
 
+/// A GUI that asks `isready` and quits at once still gets its `readyok`
+/// (the worker is given a moment), then `bye`; in both protocols.
+#[test]
+fn isready_then_quit_answers_readyok() {
+    for mut e in [Engine::ucci(), Engine::uci()] {
+        e.send("isready\nquit");
+        e.expect("readyok");
+        assert!(e.exits());
+    }
+}
+
 /// `stop` ends a `go perft`, which then prints no count, and the engine
 /// carries on.
 #[test]

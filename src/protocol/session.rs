@@ -15,9 +15,12 @@ use crate::search::{Limits, Score, SearchResult, StopHandle};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Lines kept waiting for a search to end; a GUI that sends more is flooding.
 const MAX_PENDING: usize = 10_000;
+/// How long `quit` waits for setup jobs already queued (see `finish_and_quit`).
+const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 pub struct Session {
     mode: Mode,
@@ -31,6 +34,9 @@ pub struct Session {
     /// Lines that arrived while busy and must wait for the search to end.
     pending: VecDeque<String>,
     eof: bool,
+    /// `quit` came while idle: the worker's queued jobs get a moment to
+    /// finish (a `readyok` already asked for is still told) before exiting.
+    quitting: bool,
     track: ScoreTrack,
     /// The network `evalfile` chose (None: none could be had), used while
     /// `usennue` is on.
@@ -85,6 +91,7 @@ impl Session {
             busy: None,
             pending: VecDeque::new(),
             eof: false,
+            quitting: false,
             track: ScoreTrack::default(),
             net: crate::nnue::default_network(),
             books: Vec::new(),
@@ -94,6 +101,9 @@ impl Session {
 
     pub fn run(mut self, inbox: Receiver<Event>) -> ! {
         loop {
+            if self.quitting {
+                self.finish_and_quit(&inbox);
+            }
             if self.busy.is_none() {
                 if let Some(line) = self.pending.pop_front() {
                     self.execute(&line);
@@ -131,6 +141,21 @@ impl Session {
             }
         }
         self.out.last_line_and_exit(None)
+    }
+
+    /// `quit` while idle: waits a little for the worker to finish the jobs
+    /// queued before it (so `isready` then `quit` still gets its `readyok`),
+    /// but never long: a huge table being cleared is simply abandoned.
+    fn finish_and_quit(&self, inbox: &Receiver<Event>) -> ! {
+        self.send(Job::Sync);
+        let deadline = Instant::now() + QUIT_GRACE;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match inbox.recv_timeout(left) {
+                Ok(Event::Synced) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        self.quit_now()
     }
 
     fn say(&self, line: &str) {
@@ -209,7 +234,10 @@ impl Session {
                 }
                 Err(e) => self.error(&format!("probe: {e}")),
             },
-            Command::Quit => self.quit(),
+            // Mid-search the answer is abandoned at once; idle, the queued
+            // setup jobs are given a moment first.
+            Command::Quit if self.busy.is_some() => self.quit_now(),
+            Command::Quit => self.quitting = true,
             Command::NewGame => self.new_game(),
             Command::Empty => {}
         }
@@ -544,7 +572,7 @@ impl Session {
         }
     }
 
-    fn quit(&mut self) -> ! {
+    fn quit_now(&self) -> ! {
         // Ending the process ends whatever the search thread is doing (a
         // search, a perft, a table being allocated or cleared).
         let last = (self.mode == Mode::Ucci).then_some("bye");
