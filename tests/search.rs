@@ -333,3 +333,43 @@ fn game_history_with_a_cycle_is_searched() {
     let r = search(&mut engine(), &pos, depth(6));
     assert!(pos.legal_moves().contains(&r.best.unwrap()));
 }
+
+/// From a league game (issue 12): Black's pawn shuffles on Red's third rank
+/// while Red's king walks to the f-file. After `c3b3` Red mates in four with
+/// three quiet moves (e1d0, f0e1, e0f0) before f8f9; an older build played
+/// `c3b3` at depth 20. The mate must be seen from both sides well before
+/// that, and avoided.
+#[test]
+fn quiet_mate_in_four_is_seen_and_avoided() {
+    let mut pos =
+        Position::from_fen("3aka3/4n4/4b3b/p4P3/9/P1B1C4/5p3/4B4/4A4/3AK4 w - - 0 1").unwrap();
+    for mv in "e4e6 f3e3 f6f7 i7g5 f7f8 e3f3 e2c0 g5i7 e1f2 f3e3 d0e1 e3d3 e1f0 d3e3 f2e1 \
+               e3d3 c0e2 d3c3 c4a2"
+        .split_whitespace()
+    {
+        let mv: Move = mv.parse().unwrap();
+        assert!(pos.legal_moves().contains(&mv), "{mv}");
+        pos.make_move(mv);
+    }
+    let blunder: Move = "c3b3".parse().unwrap();
+    let mut e = engine();
+
+    // Red, after the blunder: the shortest mate, exactly.
+    pos.make_move(blunder);
+    let r = search(&mut e, &pos, depth(13));
+    assert_eq!(r.score, Score::Mate(4));
+    pos.unmake_move();
+
+    // Black, before it: the blunder is scored as mated and not chosen.
+    e.new_game();
+    let only = Limits {
+        depth: Some(16),
+        searchmoves: vec![blunder],
+        ..Limits::default()
+    };
+    assert_eq!(search(&mut e, &pos, only).score, Score::Mate(-4));
+    e.new_game();
+    let r = search(&mut e, &pos, depth(16));
+    assert_ne!(r.best, Some(blunder));
+    assert!(matches!(r.score, Score::Cp(_)), "{:?}", r.score);
+}
