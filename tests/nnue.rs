@@ -2,7 +2,7 @@
 //! symmetry, SIMD against portable arithmetic, the file format's checks,
 //! the training-data format, and a short training run that must learn.
 
-use chuhe::board::{Color, Position};
+use chuhe::board::Position;
 use chuhe::eval::{evaluate_with, pieces_of, Evaluator};
 use chuhe::nnue::data::{self, DataWriter, Record, Wdl};
 use chuhe::nnue::net::{self, Accumulator, NetError, Network, HIDDEN};
@@ -77,35 +77,6 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
     );
 }
 
-/// The position with colours swapped and the board turned over.
-fn colour_mirror(pos: &Position) -> Position {
-    let fen = pos.fen();
-    let mut fields = fen.split(' ');
-    let board: Vec<String> = fields
-        .next()
-        .unwrap()
-        .split('/')
-        .rev()
-        .map(|rank| {
-            rank.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let side = if pos.side_to_move() == Color::Red {
-        "b"
-    } else {
-        "w"
-    };
-    Position::from_fen(&format!("{} {side} - - 0 1", board.join("/"))).unwrap()
-}
-
 #[test]
 fn evaluation_is_colour_symmetric() {
     let net = random_net(3);
@@ -119,7 +90,7 @@ fn evaluation_is_colour_symmetric() {
             continue;
         }
         pos.make_move(moves[rng.next_u64() as usize % moves.len()]);
-        let twin = colour_mirror(&pos);
+        let twin = pos.colour_flipped();
         assert_eq!(
             evaluate_with(Some(&net), &pos),
             evaluate_with(Some(&net), &twin),

@@ -248,6 +248,15 @@ impl Position {
         Ok(())
     }
 
+    /// The same position with the colours swapped: the board turned over
+    /// (ranks reversed, files kept), Red's pieces made Black's and back,
+    /// the other side to move. A symmetric evaluation or rules verdict must
+    /// treat the two alike. The history is not carried over.
+    pub fn colour_flipped(&self) -> Position {
+        Position::from_fen(&flip_colours_fen(&self.fen()))
+            .expect("the colour-flipped twin of a legal position is legal")
+    }
+
     pub fn fen(&self) -> String {
         let mut s = String::with_capacity(90);
         for rank in (0..10).rev() {
@@ -703,4 +712,35 @@ impl fmt::Debug for Position {
         writeln!(f, "  a b c d e f g h i")?;
         write!(f, "{}", self.fen())
     }
+}
+
+/// A FEN's colour-flipped twin (see `Position::colour_flipped`), as text:
+/// ranks reversed, letter cases swapped, the other side to move, the later
+/// fields kept. Works on any text, legal or not, so fuzzers can use it.
+pub fn flip_colours_fen(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|rank| {
+            rank.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let side = if fields.get(1) == Some(&"w") {
+        "b"
+    } else {
+        "w"
+    };
+    let rest = fields.get(2..).unwrap_or_default().join(" ");
+    format!("{} {side} {rest}", board.join("/"))
+        .trim_end()
+        .to_string()
 }

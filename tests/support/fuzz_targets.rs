@@ -558,28 +558,9 @@ pub fn mirror_move(m: Move) -> Move {
     Move::new(mirror_sq(m.from()), mirror_sq(m.to()))
 }
 
-/// The FEN with colours swapped: ranks reversed, letter cases swapped, the
-/// other side to move.
+/// The FEN with colours swapped (the library's own twin-maker).
 pub fn mirror_fen(fen: &str) -> String {
-    let f: Vec<&str> = fen.split(' ').collect();
-    let board: Vec<String> = f[0]
-        .split('/')
-        .rev()
-        .map(|row| {
-            row.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let side = if f.get(1) == Some(&"w") { "b" } else { "w" };
-    let rest: Vec<&str> = f.iter().skip(2).copied().collect();
-    format!("{} {side} {}", board.join("/"), rest.join(" "))
+    chuhe::board::flip_colours_fen(fen)
 }
 
 fn mirror_outcome(o: Outcome) -> Outcome {
