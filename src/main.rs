@@ -452,6 +452,17 @@ fn main() -> ExitCode {
                 },
                 None => train::Trainer::new(train::FloatNet::random(seed)),
             };
+            let summary = train::summarise(&records);
+            eprintln!(
+                "data {} positions: wins {:.1}%, draws {:.1}%, losses {:.1}%; \
+                 the results fit sigmoid(score / {:.0}) best (--scale {})",
+                summary.positions,
+                summary.wdl[0] * 100.0,
+                summary.wdl[1] * 100.0,
+                summary.wdl[2] * 100.0,
+                summary.fitted_scale,
+                scale
+            );
             match train::run(trainer, records, &cfg, &out, &mut |l| eprintln!("{l}")) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

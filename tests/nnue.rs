@@ -311,3 +311,24 @@ fn datagen_plays_refereed_games_and_labels_them() {
     assert_eq!(a, b);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The scale fit recovers the K that generated the results: wins drawn with
+/// probability sigmoid(score / 150), losses otherwise.
+#[test]
+fn fitted_scale_recovers_the_generating_scale() {
+    let mut rng = SplitMix64::new(11);
+    let start = Position::startpos();
+    let records: Vec<Record> = (0..100_000)
+        .map(|_| {
+            let score = (rng.next_u64() % 1601) as i32 - 800;
+            let p_win = 1.0 / (1.0 + (-(score as f64) / 150.0).exp());
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let result = if u < p_win { Wdl::Win } else { Wdl::Loss };
+            Record::from_position(&start, score as i16, result)
+        })
+        .collect();
+    let s = train::summarise(&records);
+    assert_eq!(s.positions, 100_000);
+    assert!((s.wdl[0] - 0.5).abs() < 0.02 && s.wdl[1] == 0.0, "{s:?}");
+    assert!((s.fitted_scale - 150.0).abs() < 10.0, "{s:?}");
+}

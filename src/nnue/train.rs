@@ -409,6 +409,76 @@ pub fn run(
     Ok(())
 }
 
+/// What the data says about itself before training: its result shares and
+/// the score scale that best predicts the results (the `--scale` to start
+/// from: the K minimising the cross-entropy of sigmoid(score / K) against
+/// the game results).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataSummary {
+    pub positions: usize,
+    /// Shares of wins, draws and losses (side to move's view).
+    pub wdl: [f64; 3],
+    pub fitted_scale: f32,
+}
+
+pub fn summarise(records: &[Record]) -> DataSummary {
+    let mut counts = [0usize; 3];
+    for r in records {
+        counts[2 - r.result as usize] += 1;
+    }
+    let n = records.len().max(1) as f64;
+    DataSummary {
+        positions: records.len(),
+        wdl: counts.map(|c| c as f64 / n),
+        fitted_scale: fit_scale(records),
+    }
+}
+
+/// Mean cross-entropy of sigmoid(score / k) against the results.
+fn result_cross_entropy(records: &[Record], k: f32) -> f64 {
+    let sum: f64 = records
+        .par_chunks(8192)
+        .map(|c| {
+            c.iter()
+                .map(|r| {
+                    let p = (1.0 / (1.0 + (-(r.score as f64) / k as f64).exp()))
+                        .clamp(1e-9, 1.0 - 1e-9);
+                    let t = r.result.as_f32() as f64;
+                    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+                })
+                .sum::<f64>()
+        })
+        .sum();
+    sum / records.len().max(1) as f64
+}
+
+/// The K in [20, 2000] minimising `result_cross_entropy` (golden-section
+/// search on log K: the loss is unimodal in K for any data with both wins
+/// and losses).
+pub fn fit_scale(records: &[Record]) -> f32 {
+    let f = |x: f64| result_cross_entropy(records, x.exp() as f32);
+    let (mut a, mut b) = (20f64.ln(), 2000f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..40 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = f(d);
+        }
+    }
+    ((a + b) / 2.0).exp() as f32
+}
+
 /// The float network's evaluation of a record in centipawns (side to move's
 /// view): for comparing with the exported integer network.
 pub fn float_eval(net: &FloatNet, r: &Record, scale: f32) -> f32 {
