@@ -16,8 +16,8 @@ use std::sync::Arc;
 /// Options of `chuhe match`. Each overrides the same setting in `--config`.
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {
-    /// An engine: `cmd=PROGRAM [ARGS],name=NAME,proto=ucci|uci|auto,coords=0|1|auto,dir=DIR,option.NAME=VALUE`
-    /// (repeat for each engine; two play a match, more a round robin).
+    /// An engine: `cmd=PROGRAM [ARGS],name=NAME,proto=ucci|uci|auto,coords=0|1|auto,dir=DIR,ponder=true|false,option.NAME=VALUE`
+    /// (repeat for each engine; two play a match, more a round robin; `ponder=true` lets it think on the opponent's time).
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
     /// TOML file with engines and settings.

@@ -3,7 +3,8 @@
 //! `--engine` takes comma-separated `key=value` fields: `cmd` (the program
 //! and any arguments, split at spaces), `name`, `proto` (ucci, uci, auto),
 //! `coords` (0, 1, auto: whether the engine's moves number ranks 0-9 or 1-10,
-//! see `engine::Coords`), `dir`, `arg` (one more argument, repeatable) and
+//! see `engine::Coords`), `dir`, `arg` (one more argument, repeatable),
+//! `ponder` (true/false, on/off: think on the opponent's time) and
 //! `option.NAME`.
 //!
 //! The TOML file holds the same settings as the long options (with `_` for
@@ -17,6 +18,7 @@
 //! cmd = "target/release/chuhe"
 //! proto = "ucci"
 //! coords = "auto"   # or "0" / "1" (a number works too)
+//! ponder = true     # default false
 //! [engine.options]
 //! hashsize = 64
 //! ```
@@ -43,6 +45,15 @@ fn default_name(cmd: &str) -> String {
         .map_or_else(|| cmd.to_string(), |s| s.to_string_lossy().into_owned())
 }
 
+/// An on/off field of `--engine`: true/false, on/off, yes/no, 1/0.
+fn parse_flag(key: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Ok(true),
+        "false" | "off" | "no" | "0" => Ok(false),
+        _ => Err(format!("{key} '{value}' must be true or false (on/off)")),
+    }
+}
+
 /// Parses one `--engine` value.
 pub fn parse_engine_arg(text: &str) -> Result<EngineSpec, ConfigError> {
     let bad = |m: String| ConfigError(format!("--engine '{text}': {m}"));
@@ -63,6 +74,7 @@ pub fn parse_engine_arg(text: &str) -> Result<EngineSpec, ConfigError> {
             "proto" => spec.proto = value.parse::<Protocol>().map_err(bad)?,
             "coords" => spec.coords = value.parse::<Coords>().map_err(bad)?,
             "dir" => spec.dir = Some(PathBuf::from(value)),
+            "ponder" => spec.ponder = parse_flag(key, value).map_err(bad)?,
             k if k.starts_with("option.") && k.len() > 7 => {
                 spec.options.push((k[7..].to_string(), value.to_string()))
             }
@@ -87,6 +99,8 @@ struct FileEngine {
     proto: Option<String>,
     /// "0", "1", "auto" or the number 0 or 1.
     coords: Option<toml::Value>,
+    #[serde(default)]
+    ponder: bool,
     #[serde(default)]
     options: toml::Table,
 }
@@ -171,6 +185,7 @@ impl FileConfig {
                     proto,
                     options,
                     coords,
+                    ponder: e.ponder,
                 })
             })
             .collect()
@@ -210,6 +225,37 @@ mod tests {
             Coords::Zero
         );
         assert!(parse_engine_arg("cmd=x,coords=2").is_err());
+    }
+
+    #[test]
+    fn ponder_setting() {
+        assert!(!parse_engine_arg("cmd=x").unwrap().ponder);
+        for on in ["true", "on", "ON", "yes", "1"] {
+            assert!(
+                parse_engine_arg(&format!("cmd=x,ponder={on}"))
+                    .unwrap()
+                    .ponder
+            );
+        }
+        for off in ["false", "off", "no", "0"] {
+            assert!(
+                !parse_engine_arg(&format!("cmd=x,ponder={off}"))
+                    .unwrap()
+                    .ponder
+            );
+        }
+        let err = parse_engine_arg("cmd=x,ponder=maybe").unwrap_err();
+        assert!(
+            err.0.contains("ponder 'maybe' must be true or false"),
+            "{err}"
+        );
+        let c =
+            FileConfig::parse("[[engine]]\ncmd = \"a\"\nponder = true\n[[engine]]\ncmd = \"b\"\n")
+                .unwrap();
+        let e = c.engines().unwrap();
+        assert!(e[0].ponder && !e[1].ponder);
+        let err = FileConfig::parse("[[engine]]\ncmd = \"a\"\nponder = \"maybe\"\n").unwrap_err();
+        assert!(err.0.contains("ponder"), "{err}");
     }
 
     #[test]

@@ -107,6 +107,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// How it numbers ranks in moves.
     pub coords: Coords,
+    /// Let it think on the opponent's time (`go ponder` on the move it
+    /// expects, `ponderhit` or `stop` when the real move comes).
+    pub ponder: bool,
 }
 
 impl EngineSpec {
@@ -119,6 +122,7 @@ impl EngineSpec {
             proto: Protocol::Auto,
             options: Vec::new(),
             coords: Coords::Auto,
+            ponder: false,
         }
     }
 }
@@ -240,6 +244,11 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     /// Whether the handshake listed the `UCI_Variant` option.
     announces_variant: bool,
+    /// Whether the handshake listed the option `ponder` (UCCI) or `Ponder` (UCI).
+    announces_ponder: bool,
+    /// The opponent's move a `go ponder` search is running on, from
+    /// `ponder` until `ponderhit` or `stop` ends the wait.
+    pondering: Option<Move>,
     /// The last lines the engine printed, for the record when it gives no move.
     recent: VecDeque<String>,
 }
@@ -312,6 +321,8 @@ impl Engine {
             lines: rx,
             stop,
             announces_variant: false,
+            announces_ponder: false,
+            pondering: None,
             recent: VecDeque::with_capacity(RECENT_LINES),
         };
         engine.handshake(init_timeout)?;
@@ -362,6 +373,14 @@ impl Engine {
                 _ => format!("setoption {name} {value}"),
             };
             self.send(&line)?;
+        }
+        // An engine that lists no such option may still ponder (ElephantEye
+        // knows `go ponder` without one), but is not sent an option it lacks.
+        if self.spec.ponder && self.announces_ponder {
+            self.send(match self.proto {
+                Protocol::Uci => "setoption name Ponder value true",
+                _ => "setoption ponder true",
+            })?;
         }
         self.ready(deadline)
     }
@@ -446,6 +465,7 @@ impl Engine {
             match (words.next(), words.next()) {
                 (Some("ucciok"), _) => return Ok(Some(millis)),
                 (Some("option"), Some("usemillisec")) => millis = true,
+                (Some("option"), Some("ponder")) => self.announces_ponder = true,
                 _ if line.to_ascii_lowercase().contains("unknown") => return Ok(None),
                 _ => {}
             }
@@ -457,11 +477,12 @@ impl Engine {
             let line = self.next_line(deadline)?;
             let mut words = line.split_whitespace();
             let first = words.next();
-            if first == Some("option")
-                && words.next() == Some("name")
-                && words.next() == Some("UCI_Variant")
-            {
-                self.announces_variant = true;
+            if first == Some("option") && words.next() == Some("name") {
+                match words.next() {
+                    Some("UCI_Variant") => self.announces_variant = true,
+                    Some("Ponder") => self.announces_ponder = true,
+                    _ => {}
+                }
             }
             if first == Some(token) {
                 return Ok(());
@@ -484,8 +505,55 @@ impl Engine {
             self.send(line)?;
         }
         self.send(go)?;
-        let start = Instant::now();
-        let deadline = start + deadline_after_go;
+        self.read_reply(Instant::now(), deadline_after_go)
+    }
+
+    /// Starts a `go ponder` search (the last line of `setup`) on the position
+    /// after the opponent's expected move `expected`. Its answer is read only
+    /// after `ponderhit` or `stop` (`stop_pondering`); until then whatever it
+    /// prints waits in the channel.
+    pub fn ponder(&mut self, setup: &[String], expected: Move) -> Result<(), EngineError> {
+        for line in setup {
+            self.send(line)?;
+        }
+        self.pondering = Some(expected);
+        Ok(())
+    }
+
+    /// The opponent's move the engine is pondering on, if it is pondering.
+    pub fn pondering(&self) -> Option<Move> {
+        self.pondering
+    }
+
+    /// The expected move came: the ponder search becomes the real one. The
+    /// time runs from `ponderhit`, as on a clock that stood still while the
+    /// engine pondered; the `info` lines it printed while pondering are read
+    /// into the reply, since they come from the same search.
+    pub fn ponderhit(&mut self, draw: bool, deadline: Duration) -> Result<Reply, EngineError> {
+        self.pondering = None;
+        // Only UCCI knows draw offers.
+        self.send(if draw && self.proto == Protocol::Ucci {
+            "ponderhit draw"
+        } else {
+            "ponderhit"
+        })?;
+        self.read_reply(Instant::now(), deadline)
+    }
+
+    /// Ends a ponder search that will not be used: `stop`, then reads and
+    /// drops its answer so that it is not taken for the answer to the next
+    /// `go`. Does nothing when the engine is not pondering.
+    pub fn stop_pondering(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        self.send("stop")?;
+        self.read_reply(Instant::now(), timeout).map(|_| ())
+    }
+
+    /// Reads until `bestmove`/`nobestmove`; the time runs from `start`.
+    fn read_reply(&mut self, start: Instant, wait: Duration) -> Result<Reply, EngineError> {
+        let deadline = start + wait;
         let mut reply = Reply::default();
         loop {
             let line = self.next_line(deadline)?;
