@@ -248,11 +248,19 @@ pub fn play(setup: &GameSetup) -> GameRecord {
     let (outcome, termination) = Game::new(setup, &mut record).run(&mut engines);
     record.outcome = outcome;
     record.termination = termination;
-    for e in engines {
+    for mut e in engines {
+        // A ponder search still running when the game ended (the opponent's
+        // move ended it, or the opponent failed) is stopped before `quit`,
+        // as the protocols want; its answer is of no use.
+        let _ = e.stop_pondering(PONDER_STOP_TIMEOUT);
         e.quit();
     }
     record
 }
+
+/// How long an engine has to answer `stop` after a ponder search it will not
+/// use; past that it loses as if it had not answered a `go`.
+const PONDER_STOP_TIMEOUT: Duration = Duration::from_secs(5);
 
 struct Game<'a, 'b> {
     setup: &'b GameSetup<'a>,
@@ -370,15 +378,38 @@ impl<'a, 'b> Game<'a, 'b> {
             // A ban that leaves nothing to play is no ban: the side must repeat.
             .filter(|&b| legal.iter().any(|&m| m != b));
         let offered = self.draw_offer.take().is_some_and(|c| c != side);
-        let lines = self.commands(side, engine, banned, offered, &legal);
         let settings = self.setup.settings;
         let wait = match (&self.clocks, &settings.tc) {
             (Some(c), _) => c[side.index()].remaining_ms() + settings.margin_ms + 1,
             (None, TimeControl::MoveTime(ms)) => ms + settings.margin_ms + 1,
             _ => settings.no_answer_ms,
         };
+        let wait = Duration::from_millis(wait);
         let timed = !matches!(settings.tc, TimeControl::Depth(_) | TimeControl::Nodes(_));
-        let reply = match engine.go(&lines, Duration::from_millis(wait)) {
+        let opponent_move = self.record.moves.last().map(|r| r.mv);
+        // A ponder search on the move just played goes on as the real search
+        // (`ponderhit`), unless the move must vary: `banmoves` and
+        // `searchmoves` come with `go`, so a ban needs a new search.
+        let hit =
+            engine.pondering().is_some() && engine.pondering() == opponent_move && banned.is_none();
+        let answer = if hit {
+            engine.ponderhit(offered, wait)
+        } else {
+            // A ponder miss: the ponder search's answer is dropped, then the
+            // move is searched as usual.
+            match engine.stop_pondering(PONDER_STOP_TIMEOUT) {
+                Ok(()) => {
+                    let lines = self.commands(side, engine, banned, offered, &legal, None);
+                    engine.go(&lines, wait)
+                }
+                // Not the clock's fault: a `stop` it did not answer.
+                Err(EngineError::Timeout) => {
+                    return Some((Some(loss(side)), Termination::NoAnswer { side }))
+                }
+                Err(e) => Err(e),
+            }
+        };
+        let reply = match answer {
             Ok(r) => r,
             // An engine that died as the match was being stopped did not crash.
             Err(_) if self.setup.stop.load(Ordering::Relaxed) => {
@@ -446,10 +477,29 @@ impl<'a, 'b> Game<'a, 'b> {
                 None => (Some(loss(side)), Termination::BannedMove { side, mv }),
             });
         }
+        if engine.spec.ponder {
+            self.start_pondering(side, engine, reply.ponder.as_deref());
+        }
         None
     }
 
-    /// The `position`, optional `banmoves` and `go` lines for `side`.
+    /// After `side`'s move: if its engine named a legal reply it expects
+    /// (`bestmove X ponder Y`), it searches the position after that reply on
+    /// the opponent's time. Its clock stands still until `ponderhit`.
+    fn start_pondering(&self, side: Color, engine: &mut Engine, expected: Option<&str>) {
+        let Some(y) = expected.and_then(|t| engine.read_move(t)) else {
+            return;
+        };
+        if !self.pos.legal_moves().contains(&y) {
+            return;
+        }
+        let lines = self.commands(side, engine, None, false, &[], Some(y));
+        // An engine that cannot be written to is found out at its next turn.
+        let _ = engine.ponder(&lines, y);
+    }
+
+    /// The `position`, optional `banmoves` and `go` lines for `side`; with
+    /// `ponder_on`, the position after that opponent's move and `go ponder`.
     fn commands(
         &self,
         side: Color,
@@ -457,6 +507,7 @@ impl<'a, 'b> Game<'a, 'b> {
         banned: Option<Move>,
         offered: bool,
         legal: &[Move],
+        ponder_on: Option<Move>,
     ) -> Vec<String> {
         let proto = engine.proto;
         let join = |moves: &[Move]| {
@@ -466,19 +517,35 @@ impl<'a, 'b> Game<'a, 'b> {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let (fen, moves) = if proto == Protocol::Uci || self.setup.settings.ucci_full_history {
+        let full = proto == Protocol::Uci || self.setup.settings.ucci_full_history;
+        let (mut fen, mut moves) = if full {
             let all: Vec<Move> = self.record.moves.iter().map(|r| r.mv).collect();
             (self.start_fen.clone(), all)
         } else {
             (self.capture_fen.clone(), self.since_capture.clone())
         };
+        if let Some(y) = ponder_on {
+            if !full && self.pos.is_capture(y) {
+                // The FEN after the last capture, as if `y` had been played.
+                let mut after = self.pos.clone();
+                after.make_move(y);
+                fen = after.fen();
+                moves.clear();
+            } else {
+                moves.push(y);
+            }
+        }
         let mut position = format!("position fen {fen}");
         if !moves.is_empty() {
             position.push_str(" moves ");
             position.push_str(&join(&moves));
         }
         let mut lines = vec![position];
-        let mut go = String::from("go");
+        let mut go = String::from(if ponder_on.is_some() {
+            "go ponder"
+        } else {
+            "go"
+        });
         if proto == Protocol::Ucci {
             if let Some(b) = banned {
                 lines.push(format!("banmoves {}", engine.write_move(b)));
