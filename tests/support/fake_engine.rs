@@ -19,7 +19,14 @@
 //!                           Fairy-Stockfish does in UCI; scripted moves are
 //!                           then written in that convention too
 //!   --variant-option        list the UCI option UCI_Variant in the handshake
+//!   --ponder-option         list the option `ponder` (UCCI) / `Ponder` (UCI)
 //!   --log FILE              append every line received to FILE
+//!
+//! `go ponder` is answered only after `ponderhit` (with the next action of
+//! the script, as a `go` would be; `ponderhit draw` is a draw offer) or
+//! `stop` (with the last legal move, which the runner must throw away). While
+//! it ponders it prints `info depth 99 score 999`, which must never reach a
+//! record unless the search is used.
 
 use chuhe::board::{Color, Move, Position};
 use chuhe::tools::matches::engine::{move_from_engine, move_to_engine};
@@ -41,6 +48,7 @@ struct Options {
     /// The first rank number of moves on the wire: 0 or 1.
     base: u8,
     variant_option: bool,
+    ponder_option: bool,
     log: Option<std::fs::File>,
 }
 
@@ -69,6 +77,7 @@ fn parse_args() -> Options {
             "--resign-as-black" => o.resign_as_black = true,
             "--ranks-from-one" => o.base = 1,
             "--variant-option" => o.variant_option = true,
+            "--ponder-option" => o.ponder_option = true,
             "--score" => o.score = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             "--depth" => o.depth = args.next().and_then(|s| s.parse().ok()).unwrap_or(1),
             "--nodes" => o.nodes = args.next().and_then(|s| s.parse().ok()),
@@ -119,6 +128,7 @@ fn main() {
     let mut pos = Position::startpos();
     let mut banned: Vec<Move> = Vec::new();
     let mut turn = 0usize;
+    let mut pondering = false;
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
@@ -133,12 +143,18 @@ fn main() {
                 if !o.no_millis {
                     say("option usemillisec type check default false");
                 }
+                if o.ponder_option {
+                    say("option ponder type check default false");
+                }
                 say("ucciok");
             }
             Some("uci") if o.proto != "ucci" => {
                 say("id name FakeEngine");
                 if o.variant_option {
                     say("option name UCI_Variant type combo default xiangqi var xiangqi");
+                }
+                if o.ponder_option {
+                    say("option name Ponder type check default false");
                 }
                 say("uciok");
             }
@@ -155,6 +171,34 @@ fn main() {
                     .filter_map(|m| move_from_engine(m, o.base))
                     .collect()
             }
+            Some("go") if words.get(1) == Some(&"ponder") => {
+                pondering = true;
+                if let Some(&m) = pos.legal_moves().first() {
+                    say(&format!(
+                        "info depth 99 score 999 pv {}",
+                        move_to_engine(m, o.base)
+                    ));
+                }
+            }
+            Some("ponderhit") if pondering => {
+                pondering = false;
+                let action = next_action(&o, &mut turn);
+                answer(
+                    &o,
+                    &pos,
+                    &banned,
+                    &action,
+                    words.get(1) == Some(&"draw"),
+                    ucci,
+                );
+            }
+            Some("stop") if pondering => {
+                pondering = false;
+                match pos.legal_moves().last() {
+                    Some(&m) => say(&format!("bestmove {}", move_to_engine(m, o.base))),
+                    None => say("nobestmove"),
+                }
+            }
             Some("go") => {
                 let draw_offered = words.get(1) == Some(&"draw");
                 if let Some(i) = words.iter().position(|&w| w == "searchmoves") {
@@ -169,16 +213,7 @@ fn main() {
                         .filter(|m| !allowed.contains(m))
                         .collect();
                 }
-                let action = if o.script.is_empty() {
-                    "first".to_string()
-                } else if turn < o.script.len() {
-                    o.script[turn].clone()
-                } else if o.cycle {
-                    o.script[turn % o.script.len()].clone()
-                } else {
-                    "first".to_string()
-                };
-                turn += 1;
+                let action = next_action(&o, &mut turn);
                 answer(&o, &pos, &banned, &action, draw_offered, ucci);
             }
             Some("quit") => {
@@ -188,6 +223,21 @@ fn main() {
             _ => {}
         }
     }
+}
+
+/// The script's action for the next search.
+fn next_action(o: &Options, turn: &mut usize) -> String {
+    let action = if o.script.is_empty() {
+        "first".to_string()
+    } else if *turn < o.script.len() {
+        o.script[*turn].clone()
+    } else if o.cycle {
+        o.script[*turn % o.script.len()].clone()
+    } else {
+        "first".to_string()
+    };
+    *turn += 1;
+    action
 }
 
 fn answer(

@@ -1,0 +1,259 @@
+//! Pondering in the match runner (`ponder=true`): the scripted fake engine
+//! answers `go ponder` only after `ponderhit` or `stop` and logs every line it
+//! receives, so the tests read the exact command sequence from its log.
+
+use chuhe::board::{Color, Move, Position};
+use chuhe::rules::{MustVary, Outcome, Verdict};
+use chuhe::tools::matches::game::{self, GameSetup};
+use chuhe::tools::matches::openings::Opening;
+use chuhe::tools::matches::{
+    EngineSpec, GameRecord, GameSettings, Referee, RulesReferee, Termination,
+};
+use std::sync::atomic::AtomicBool;
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+const FAKE: &str = env!("CARGO_BIN_EXE_chuhe-fake-engine");
+
+fn fake(name: &str, args: &[&str]) -> EngineSpec {
+    let mut e = EngineSpec::new(name, FAKE);
+    e.args = args.iter().map(|s| s.to_string()).collect();
+    e
+}
+
+fn pondering(name: &str, args: &[&str]) -> EngineSpec {
+    let mut e = fake(name, args);
+    e.ponder = true;
+    e
+}
+
+fn settings(tc: &str, max_plies: usize) -> GameSettings {
+    GameSettings {
+        tc: tc.parse().unwrap(),
+        margin_ms: 50,
+        no_answer_ms: 5_000,
+        max_plies,
+        ..GameSettings::default()
+    }
+}
+
+/// Plays a game on another thread, so that a runner that hangs fails the
+/// test instead of stalling it.
+fn play_with(
+    red: EngineSpec,
+    black: EngineSpec,
+    settings: GameSettings,
+    referee: impl Referee + 'static,
+) -> GameRecord {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let g = game::play(&GameSetup {
+            red: &red,
+            black: &black,
+            opening: &Opening::startpos(),
+            settings: &settings,
+            referee: &referee,
+            stop: Arc::new(AtomicBool::new(false)),
+        });
+        let _ = tx.send(g);
+    });
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("the game ended in time")
+}
+
+fn play(red: EngineSpec, black: EngineSpec, settings: GameSettings) -> GameRecord {
+    play_with(red, black, settings, RulesReferee)
+}
+
+fn temp_log(tag: &str) -> String {
+    let path = std::env::temp_dir().join(format!("chuhe-ponder-{}-{tag}.log", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path.to_string_lossy().into_owned()
+}
+
+/// The lines the fake engine received, and the file removed.
+fn sent(log: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let _ = std::fs::remove_file(log);
+    text.lines().map(str::to_string).collect()
+}
+
+fn index_of(lines: &[String], from: usize, what: impl Fn(&str) -> bool) -> Option<usize> {
+    lines[from..].iter().position(|l| what(l)).map(|i| i + from)
+}
+
+#[test]
+fn ponder_hit_runs_the_clock_from_ponderhit() {
+    for proto in ["ucci", "uci"] {
+        // Black takes 150 ms a move; Red ponders meanwhile on the move Black
+        // plays (the fake's ponder move is the first legal reply, which is
+        // what `first` plays), so every Red move after the first is a hit.
+        let log = temp_log(&format!("hit-{proto}"));
+        let red = pondering("r", &["--proto", proto, "--ponder-option", "--log", &log]);
+        let black = fake("b", &["--proto", proto, "--cycle", "--script", "first@150"]);
+        let g = play(red, black, settings("5", 10));
+        assert_eq!(g.termination, Termination::MaxPlies, "{proto}");
+        assert_eq!(g.moves.len(), 10);
+        // Red's time is counted from `ponderhit`, not from `go ponder`
+        // (which was 150 ms or more before it).
+        for (i, m) in g.moves.iter().enumerate().skip(2).step_by(2) {
+            assert!(
+                m.time_ms < 100,
+                "{proto}: Red move {i} charged {} ms",
+                m.time_ms
+            );
+            assert_ne!(m.depth, Some(99), "{proto}: a ponder-only info line");
+        }
+        let lines = sent(&log);
+        let option = match proto {
+            "ucci" => "setoption ponder true",
+            _ => "setoption name Ponder value true",
+        };
+        assert!(lines.iter().any(|l| l == option), "{proto}: {lines:?}");
+        let go_ponder = index_of(&lines, 0, |l| l.starts_with("go ponder ")).expect("go ponder");
+        // The position of the ponder search ends with Red's move and the
+        // reply Red expects (which Black then played), and the clocks come
+        // along as for a normal go.
+        let (mv0, mv1) = (g.moves[0].mv.to_string(), g.moves[1].mv.to_string());
+        assert!(
+            lines[go_ponder - 1].starts_with("position ")
+                && lines[go_ponder - 1].ends_with(&format!(" moves {mv0} {mv1}")),
+            "{proto}: {}",
+            lines[go_ponder - 1]
+        );
+        let clock = match proto {
+            "ucci" => "go ponder time ",
+            _ => "go ponder wtime ",
+        };
+        assert!(lines[go_ponder].starts_with(clock), "{}", lines[go_ponder]);
+        assert_eq!(lines[go_ponder + 1], "ponderhit", "{proto}: {lines:?}");
+        let hits = lines.iter().filter(|l| *l == "ponderhit").count();
+        assert_eq!(hits, 4, "{proto}: one hit per Red move after the first");
+        // No ponder miss and nothing but the last ponder (ended by the move
+        // cap) is stopped.
+        assert_eq!(lines.iter().filter(|l| *l == "stop").count(), 1);
+    }
+}
+
+#[test]
+fn ponder_miss_stops_discards_and_searches_again() {
+    // Red expects the first legal reply to h2e2; Black plays the last one.
+    let mut pos = Position::startpos();
+    pos.make_move("h2e2".parse().unwrap());
+    let black_move = *pos.legal_moves().last().unwrap();
+    pos.make_move(black_move);
+    let log = temp_log("miss");
+    let red = pondering("r", &["--script", "h2e2 h0g2", "--log", &log]);
+    let black = fake("b", &["--script", &black_move.to_string()]);
+    let g = play(red, black, settings("depth=1", 8));
+    assert_eq!(g.termination, Termination::MaxPlies);
+    assert_eq!(g.moves[1].mv, black_move);
+    // The answer to `stop` (the last legal move of the pondered position) is
+    // dropped: Red's move is the one its new search was scripted to play.
+    assert_eq!(g.moves[2].mv, "h0g2".parse::<Move>().unwrap());
+    assert!(g.moves.iter().all(|m| m.depth != Some(99)));
+    let lines = sent(&log);
+    let go_ponder = index_of(&lines, 0, |l| l.starts_with("go ponder")).expect("go ponder");
+    assert_eq!(lines[go_ponder + 1], "stop", "{lines:?}");
+    assert!(lines[go_ponder + 2].starts_with("position "));
+    assert!(lines[go_ponder + 2].ends_with(&format!("h2e2 {black_move}")));
+    assert!(lines[go_ponder + 3].starts_with("go ") && !lines[go_ponder + 3].contains("ponder"));
+    // Later replies are the expected ones: hits.
+    assert!(index_of(&lines, go_ponder, |l| l == "ponderhit").is_some());
+}
+
+/// Red must not play `h2e2` after the first two plies.
+struct BanAtPly2;
+
+impl Referee for BanAtPly2 {
+    fn judge(&self, pos: &Position) -> Option<Verdict> {
+        RulesReferee.judge(pos)
+    }
+    fn must_vary(&self, pos: &Position) -> Option<MustVary> {
+        (pos.history().len() == 2).then(|| MustVary {
+            side: Color::Red,
+            banned: "h2e2".parse().unwrap(),
+        })
+    }
+}
+
+#[test]
+fn a_ban_turns_a_hit_into_a_new_search() {
+    // Black plays the reply Red ponders on, but Red's move now has a ban,
+    // which only a new `go` can carry.
+    let log = temp_log("ban");
+    let red = pondering(
+        "r",
+        &[
+            "--proto",
+            "ucci",
+            "--obey-ban",
+            "--script",
+            "h0g2 h2e2",
+            "--log",
+            &log,
+        ],
+    );
+    let g = play_with(red, fake("b", &[]), settings("depth=1", 4), BanAtPly2);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    assert_ne!(g.moves[2].mv, "h2e2".parse::<Move>().unwrap());
+    let lines = sent(&log);
+    let go_ponder = index_of(&lines, 0, |l| l.starts_with("go ponder")).expect("go ponder");
+    assert_eq!(lines[go_ponder + 1], "stop", "{lines:?}");
+    assert!(lines[go_ponder + 2].starts_with("position "));
+    assert_eq!(lines[go_ponder + 3], "banmoves h2e2");
+    assert!(lines[go_ponder + 4].starts_with("go depth"));
+}
+
+#[test]
+fn a_game_that_ends_during_a_ponder_stops_it() {
+    // The opponent crashes while Red ponders; then the move cap ends the
+    // game right after Red's move. Either way: `stop`, its answer read, `quit`.
+    for (black, max_plies, end) in [
+        ("crash", 10, Termination::Crash { side: Color::Black }),
+        ("first", 1, Termination::MaxPlies),
+    ] {
+        let log = temp_log(&format!("end-{black}"));
+        let red = pondering("r", &["--script", "h2e2", "--log", &log]);
+        let g = play(
+            red,
+            fake("b", &["--script", black]),
+            settings("depth=1", max_plies),
+        );
+        assert_eq!(g.termination, end);
+        let lines = sent(&log);
+        let go_ponder = index_of(&lines, 0, |l| l.starts_with("go ponder")).expect("go ponder");
+        assert_eq!(lines[go_ponder + 1..], ["stop", "quit"], "{lines:?}");
+    }
+}
+
+#[test]
+fn a_draw_offer_comes_with_ponderhit() {
+    // Black offers a draw with the move Red ponders on; Red accepts.
+    let log = temp_log("draw");
+    let red = pondering("r", &["--script", "h2e2", "--accept-draw", "--log", &log]);
+    let black = fake("b", &["--proto", "ucci", "--script", "first+draw"]);
+    let g = play(red, black, settings("depth=1", 10));
+    assert_eq!(g.termination, Termination::DrawAgreed);
+    assert_eq!(g.outcome, Some(Outcome::Draw));
+    assert!(sent(&log).iter().any(|l| l == "ponderhit draw"));
+}
+
+#[test]
+fn no_ponder_unless_asked_and_no_option_it_lacks() {
+    // Default: an engine that offers the option is never asked to ponder.
+    let log = temp_log("off");
+    let red = fake("r", &["--ponder-option", "--log", &log]);
+    let g = play(red, fake("b", &[]), settings("depth=1", 6));
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let lines = sent(&log);
+    assert!(!lines.iter().any(|l| l.contains("ponder")), "{lines:?}");
+    // Asked, but offering no such option: it ponders, unannounced.
+    let log = temp_log("no-option");
+    let red = pondering("r", &["--log", &log]);
+    let g = play(red, fake("b", &[]), settings("depth=1", 6));
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let lines = sent(&log);
+    assert!(!lines.iter().any(|l| l.starts_with("setoption ponder")));
+    assert!(lines.iter().any(|l| l == "ponderhit"));
+}
