@@ -85,20 +85,20 @@ fn index_of(lines: &[String], from: usize, what: impl Fn(&str) -> bool) -> Optio
 #[test]
 fn ponder_hit_runs_the_clock_from_ponderhit() {
     for proto in ["ucci", "uci"] {
-        // Black takes 150 ms a move; Red ponders meanwhile on the move Black
+        // Black takes 300 ms a move; Red ponders meanwhile on the move Black
         // plays (the fake's ponder move is the first legal reply, which is
         // what `first` plays), so every Red move after the first is a hit.
         let log = temp_log(&format!("hit-{proto}"));
         let red = pondering("r", &["--proto", proto, "--ponder-option", "--log", &log]);
-        let black = fake("b", &["--proto", proto, "--cycle", "--script", "first@150"]);
+        let black = fake("b", &["--proto", proto, "--cycle", "--script", "first@300"]);
         let g = play(red, black, settings("5", 10));
         assert_eq!(g.termination, Termination::MaxPlies, "{proto}");
         assert_eq!(g.moves.len(), 10);
         // Red's time is counted from `ponderhit`, not from `go ponder`
-        // (which was 150 ms or more before it).
+        // (which was 300 ms or more before it).
         for (i, m) in g.moves.iter().enumerate().skip(2).step_by(2) {
             assert!(
-                m.time_ms < 100,
+                m.time_ms < 150,
                 "{proto}: Red move {i} charged {} ms",
                 m.time_ms
             );
