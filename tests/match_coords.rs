@@ -14,23 +14,9 @@ use chuhe::tools::matches::{
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-const FAKE: &str = env!("CARGO_BIN_EXE_chuhe-fake-engine");
-
-fn fake(name: &str, args: &[&str]) -> EngineSpec {
-    let mut e = EngineSpec::new(name, FAKE);
-    e.args = args.iter().map(|s| s.to_string()).collect();
-    e
-}
-
-fn settings(tc: &str, max_plies: usize) -> GameSettings {
-    GameSettings {
-        tc: tc.parse().unwrap(),
-        margin_ms: 50,
-        no_answer_ms: 5_000,
-        max_plies,
-        ..GameSettings::default()
-    }
-}
+#[path = "support/match_fixture.rs"]
+mod fixture;
+use fixture::*;
 
 fn play_with(
     red: &EngineSpec,
@@ -46,12 +32,6 @@ fn play_with(
         referee,
         stop: Arc::new(AtomicBool::new(false)),
     })
-}
-
-fn temp_log(tag: &str) -> String {
-    let path = std::env::temp_dir().join(format!("chuhe-coords-{}-{tag}.log", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    path.to_string_lossy().into_owned()
 }
 
 fn pgn(g: &GameRecord) -> String {

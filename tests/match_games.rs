@@ -12,13 +12,9 @@ use chuhe::tools::matches::{
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-const FAKE: &str = env!("CARGO_BIN_EXE_chuhe-fake-engine");
-
-fn fake(name: &str, args: &[&str]) -> EngineSpec {
-    let mut e = EngineSpec::new(name, FAKE);
-    e.args = args.iter().map(|s| s.to_string()).collect();
-    e
-}
+#[path = "support/match_fixture.rs"]
+mod fixture;
+use fixture::*;
 
 fn scripted(name: &str, script: &str) -> EngineSpec {
     fake(name, &["--script", script])
@@ -62,12 +58,6 @@ fn play_with(
 
 fn play(red: &EngineSpec, black: &EngineSpec, settings: &GameSettings) -> GameRecord {
     play_with(red, black, &Opening::startpos(), settings, &RulesReferee)
-}
-
-fn temp_log(tag: &str) -> String {
-    let path = std::env::temp_dir().join(format!("chuhe-match-{}-{tag}.log", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    path.to_string_lossy().into_owned()
 }
 
 #[test]

@@ -13,28 +13,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-const FAKE: &str = env!("CARGO_BIN_EXE_chuhe-fake-engine");
-
-fn fake(name: &str, args: &[&str]) -> EngineSpec {
-    let mut e = EngineSpec::new(name, FAKE);
-    e.args = args.iter().map(|s| s.to_string()).collect();
-    e
-}
+#[path = "support/match_fixture.rs"]
+mod fixture;
+use fixture::*;
 
 fn pondering(name: &str, args: &[&str]) -> EngineSpec {
     let mut e = fake(name, args);
     e.ponder = true;
     e
-}
-
-fn settings(tc: &str, max_plies: usize) -> GameSettings {
-    GameSettings {
-        tc: tc.parse().unwrap(),
-        margin_ms: 50,
-        no_answer_ms: 5_000,
-        max_plies,
-        ..GameSettings::default()
-    }
 }
 
 /// Plays a game on another thread, so that a runner that hangs fails the
@@ -63,12 +49,6 @@ fn play_with(
 
 fn play(red: EngineSpec, black: EngineSpec, settings: GameSettings) -> GameRecord {
     play_with(red, black, settings, RulesReferee)
-}
-
-fn temp_log(tag: &str) -> String {
-    let path = std::env::temp_dir().join(format!("chuhe-ponder-{}-{tag}.log", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    path.to_string_lossy().into_owned()
 }
 
 /// The lines the fake engine received, and the file removed.
