@@ -5,33 +5,24 @@
 use chuhe::board::{Color, Move, Position, START_FEN};
 use chuhe::rules::{MustVary, Outcome, Verdict};
 use chuhe::tools::matches::engine::Coords;
-use chuhe::tools::matches::game::{self, GameSetup};
 use chuhe::tools::matches::openings::Opening;
 use chuhe::tools::matches::pgn::{format_game, PgnHeader};
 use chuhe::tools::matches::{
     EngineSpec, GameRecord, GameSettings, Protocol, Referee, RulesReferee, Termination,
 };
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 #[path = "support/match_fixture.rs"]
 mod fixture;
 use fixture::*;
 
+/// A game from the start position.
 fn play_with(
     red: &EngineSpec,
     black: &EngineSpec,
     settings: &GameSettings,
     referee: &dyn Referee,
 ) -> GameRecord {
-    game::play(&GameSetup {
-        red,
-        black,
-        opening: &Opening::startpos(),
-        settings,
-        referee,
-        stop: Arc::new(AtomicBool::new(false)),
-    })
+    play_game(red, black, &Opening::startpos(), settings, referee)
 }
 
 fn pgn(g: &GameRecord) -> String {

@@ -4,13 +4,10 @@
 use chuhe::board::{Color, Move, Position, START_FEN};
 use chuhe::rules::{MustVary, Outcome, Reason, Verdict};
 use chuhe::tools::matches::adjudication::ResignRule;
-use chuhe::tools::matches::game::{self, GameSetup};
 use chuhe::tools::matches::openings::Opening;
 use chuhe::tools::matches::{
     EngineSpec, GameRecord, GameSettings, Protocol, Referee, RulesReferee, Termination,
 };
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 #[path = "support/match_fixture.rs"]
 mod fixture;
@@ -39,32 +36,15 @@ fn opening_fen(fen: &str) -> Opening {
     }
 }
 
-fn play_with(
-    red: &EngineSpec,
-    black: &EngineSpec,
-    opening: &Opening,
-    settings: &GameSettings,
-    referee: &dyn Referee,
-) -> GameRecord {
-    game::play(&GameSetup {
-        red,
-        black,
-        opening,
-        settings,
-        referee,
-        stop: Arc::new(AtomicBool::new(false)),
-    })
-}
-
 fn play(red: &EngineSpec, black: &EngineSpec, settings: &GameSettings) -> GameRecord {
-    play_with(red, black, &Opening::startpos(), settings, &RulesReferee)
+    play_game(red, black, &Opening::startpos(), settings, &RulesReferee)
 }
 
 #[test]
 fn checkmate_ends_the_game() {
     // Ra0-d0 mates: the black king on d9 cannot leave the d file (the e file faces the red king).
     let opening = opening_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
-    let g = play_with(
+    let g = play_game(
         &scripted("mater", "a0d0"),
         &scripted("victim", "first"),
         &opening,
@@ -275,7 +255,7 @@ fn must_vary_sends_banmoves_and_repeating_loses() {
             &log,
         ],
     );
-    let g = play_with(&red, &cycle_black, &Opening::startpos(), &s, &referee);
+    let g = play_game(&red, &cycle_black, &Opening::startpos(), &s, &referee);
     assert_eq!(
         g.termination,
         Termination::BannedMove {
@@ -314,7 +294,7 @@ fn must_vary_sends_banmoves_and_repeating_loses() {
     red.proto = Protocol::Uci;
     let mut s = s;
     s.max_plies = 5;
-    let g = play_with(&red, &cycle_black, &Opening::startpos(), &s, &referee);
+    let g = play_game(&red, &cycle_black, &Opening::startpos(), &s, &referee);
     assert_eq!(g.termination, Termination::MaxPlies);
     assert_ne!(g.moves[4].mv.to_string(), "h2e2");
     let sent = std::fs::read_to_string(&log).unwrap();
@@ -451,7 +431,7 @@ fn perpetual_check_loses() {
     let black = fake("b", &["--cycle", "--script", "d9d8 d8d9"]);
     let mut s = settings("depth=1");
     s.max_plies = 60;
-    let g = play_with(&red, &black, &opening, &s, &RulesReferee);
+    let g = play_game(&red, &black, &opening, &s, &RulesReferee);
     assert_eq!(g.outcome, Some(Outcome::BlackWins));
     assert_eq!(g.termination, Termination::Rules(Reason::PerpetualCheck));
     assert!(g.moves.len() <= 12);
@@ -483,7 +463,7 @@ fn perpetual_attack_must_vary_before_it_loses() {
             &log,
         ],
     );
-    let g = play_with(&red, &black, &opening, &s, &RulesReferee);
+    let g = play_game(&red, &black, &opening, &s, &RulesReferee);
     let sent = std::fs::read_to_string(&log).unwrap();
     let _ = std::fs::remove_file(&log);
     assert!(sent.lines().any(|l| l == "banmoves i1i2"), "{sent}");
@@ -503,7 +483,7 @@ fn perpetual_attack_must_vary_before_it_loses() {
             "--obey-ban",
         ],
     );
-    let g = play_with(&red, &black, &opening, &s, &RulesReferee);
+    let g = play_game(&red, &black, &opening, &s, &RulesReferee);
     assert!(g.moves.len() > 8, "{:?}", g.termination);
     assert_ne!(g.moves[8].mv, banned);
     assert_ne!(g.termination, Termination::Rules(Reason::PerpetualAttack));

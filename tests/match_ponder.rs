@@ -4,14 +4,10 @@
 
 use chuhe::board::{Color, Move, Position};
 use chuhe::rules::{MustVary, Outcome, Verdict};
-use chuhe::tools::matches::game::{self, GameSetup};
 use chuhe::tools::matches::openings::Opening;
 use chuhe::tools::matches::{
     EngineSpec, GameRecord, GameSettings, Referee, RulesReferee, Termination,
 };
-use std::sync::atomic::AtomicBool;
-use std::sync::{mpsc, Arc};
-use std::time::Duration;
 
 #[path = "support/match_fixture.rs"]
 mod fixture;
@@ -23,28 +19,14 @@ fn pondering(name: &str, args: &[&str]) -> EngineSpec {
     e
 }
 
-/// Plays a game on another thread, so that a runner that hangs fails the
-/// test instead of stalling it.
+/// A game from the start position (see `play_game` for the time limit).
 fn play_with(
     red: EngineSpec,
     black: EngineSpec,
     settings: GameSettings,
-    referee: impl Referee + 'static,
+    referee: impl Referee,
 ) -> GameRecord {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let g = game::play(&GameSetup {
-            red: &red,
-            black: &black,
-            opening: &Opening::startpos(),
-            settings: &settings,
-            referee: &referee,
-            stop: Arc::new(AtomicBool::new(false)),
-        });
-        let _ = tx.send(g);
-    });
-    rx.recv_timeout(Duration::from_secs(30))
-        .expect("the game ended in time")
+    play_game(&red, &black, &Opening::startpos(), &settings, &referee)
 }
 
 fn play(red: EngineSpec, black: EngineSpec, settings: GameSettings) -> GameRecord {

@@ -3,7 +3,12 @@
 //! uses part of it.
 #![allow(dead_code)]
 
-use chuhe::tools::matches::{EngineSpec, GameSettings};
+use chuhe::tools::matches::game::{self, GameSetup};
+use chuhe::tools::matches::openings::Opening;
+use chuhe::tools::matches::{EngineSpec, GameRecord, GameSettings, Referee};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub const FAKE: &str = env!("CARGO_BIN_EXE_chuhe-fake-engine");
 
@@ -31,4 +36,42 @@ pub fn settings(tc: &str, max_plies: usize) -> GameSettings {
         max_plies,
         ..GameSettings::default()
     }
+}
+
+/// Longer than any scripted game should take, even on a loaded machine.
+pub const GAME_LIMIT: Duration = Duration::from_secs(60);
+
+/// Plays one game and returns its record. The game runs on a scoped thread:
+/// if it has not ended within `GAME_LIMIT`, the match's stop flag is raised
+/// (the runner then gives up on its engines) and the test fails, so a runner
+/// that stops listening fails its test instead of stalling the suite.
+pub fn play_game(
+    red: &EngineSpec,
+    black: &EngineSpec,
+    opening: &Opening,
+    settings: &GameSettings,
+    referee: &dyn Referee,
+) -> GameRecord {
+    let stop = Arc::new(AtomicBool::new(false));
+    let setup = GameSetup {
+        red,
+        black,
+        opening,
+        settings,
+        referee,
+        stop: stop.clone(),
+    };
+    std::thread::scope(|s| {
+        let game = s.spawn(|| game::play(&setup));
+        let deadline = Instant::now() + GAME_LIMIT;
+        while !game.is_finished() {
+            if Instant::now() > deadline {
+                stop.store(true, Ordering::Relaxed);
+                let _ = game.join();
+                panic!("the game did not end within {GAME_LIMIT:?}");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        game.join().expect("the match runner panicked")
+    })
 }
