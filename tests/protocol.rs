@@ -2,10 +2,13 @@
 //! to over pipes. A reader thread with timeouts turns a hang into a failure.
 
 use chuhe::board::{Move, Position};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+#[path = "support/piped.rs"]
+mod piped;
 
 /// Generous: the test machine is small and shared. Only a hang reaches it.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -25,27 +28,20 @@ impl Engine {
     }
 
     fn start_with(input: Stdio) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-            .stdin(input)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start chuhe");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let piped::Piped {
+            child,
+            stdin,
+            lines,
+        } = piped::spawn(
+            Command::new(env!("CARGO_BIN_EXE_chuhe"))
+                .stdin(input)
+                .stderr(Stdio::inherit()),
+        )
+        .expect("start chuhe");
         Engine {
             child,
             stdin,
-            lines: rx,
+            lines,
             log: Vec::new(),
         }
     }

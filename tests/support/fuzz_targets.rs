@@ -20,6 +20,9 @@ use chuhe::tools::matches::engine::{move_from_engine, move_to_engine};
 use chuhe::tools::matches::openings;
 use chuhe::tools::matches::timecontrol::TimeControl;
 
+#[path = "piped.rs"]
+mod piped;
+
 /// splitmix64: small, fast, and the same everywhere.
 pub struct Rng(u64);
 
@@ -802,27 +805,20 @@ pub fn run_session(
     patience: std::time::Duration,
     notes: &mut SessionNotes,
 ) -> Result<usize, String> {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::Write;
     use std::process::{Command, Stdio};
-    use std::sync::mpsc::channel;
     use std::time::Instant;
-    let mut child = Command::new(bin)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("start {}: {e}", bin.display()))?;
-    let stdout = child.stdout.take().ok_or("no stdout")?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { return };
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let piped::Piped {
+        mut child,
+        stdin,
+        lines: rx,
+    } = piped::spawn(
+        Command::new(bin)
+            .stdin(Stdio::piped())
+            .stderr(Stdio::null()),
+    )
+    .map_err(|e| format!("start {}: {e}", bin.display()))?;
+    let mut stdin = stdin.ok_or("no stdin")?;
     let fail = |child: &mut std::process::Child, why: String| {
         let _ = child.kill();
         let _ = child.wait();
