@@ -4,6 +4,7 @@
 
 use chuhe::board::{Color, Move, Position};
 use chuhe::rules::{MustVary, Outcome, Verdict};
+use chuhe::tools::matches::engine::move_to_engine;
 use chuhe::tools::matches::openings::Opening;
 use chuhe::tools::matches::{
     EngineSpec, GameRecord, GameSettings, Referee, RulesReferee, Termination,
@@ -218,4 +219,100 @@ fn no_ponder_unless_asked_and_no_option_it_lacks() {
     let lines = sent(&log);
     assert!(!lines.iter().any(|l| l.starts_with("setoption ponder")));
     assert!(lines.iter().any(|l| l == "ponderhit"));
+}
+
+#[test]
+fn pondering_with_ranks_one_to_ten() {
+    // A UCI engine that writes ranks 1-10 (coords auto: it lists
+    // UCI_Variant) names its ponder move in that convention; the runner must
+    // read it, send the ponder position in 1-10 too, and score the hits.
+    let log = temp_log("ranks10");
+    let red = pondering(
+        "r",
+        &[
+            "--proto",
+            "uci",
+            "--ranks-from-one",
+            "--variant-option",
+            "--ponder-option",
+            "--log",
+            &log,
+        ],
+    );
+    let black = fake("b", &["--proto", "uci", "--cycle", "--script", "first@300"]);
+    let g = play(red, black, settings("5", 10));
+    assert_eq!(g.termination, Termination::MaxPlies, "{g:?}");
+    let lines = sent(&log);
+    assert_eq!(lines.iter().filter(|l| *l == "ponderhit").count(), 4);
+    let go_ponder = index_of(&lines, 0, |l| l.starts_with("go ponder ")).expect("go ponder");
+    let (mv0, mv1) = (
+        move_to_engine(g.moves[0].mv, 1),
+        move_to_engine(g.moves[1].mv, 1),
+    );
+    assert!(
+        lines[go_ponder - 1].ends_with(&format!(" moves {mv0} {mv1}")),
+        "{}",
+        lines[go_ponder - 1]
+    );
+    // The record stays in 0-9.
+    assert_eq!(g.moves[0].mv.to_string(), "a0a1", "the first legal move");
+}
+
+#[test]
+fn ucci_ponder_on_a_capture_sends_the_fen_after_it() {
+    // Red's pawn checks from e8 and Black's only reply takes it (d9 faces
+    // the red king, f9 the rook): Red ponders on a capture, so its UCCI
+    // position is the FEN after that capture, with no moves.
+    let opening = Opening {
+        name: "capture".into(),
+        fen: "4k4/9/4P4/9/9/9/9/5R3/9/3K5 w - - 0 1".into(),
+        moves: Vec::new(),
+    };
+    let mut pos = opening.position().unwrap();
+    pos.make_move("e7e8".parse().unwrap());
+    assert_eq!(pos.legal_moves().as_slice(), ["e9e8".parse::<Move>().unwrap()]);
+    pos.make_move("e9e8".parse().unwrap());
+    let log = temp_log("capture");
+    let red = pondering("r", &["--proto", "ucci", "--script", "e7e8", "--log", &log]);
+    let black = fake("b", &["--proto", "ucci"]);
+    let g = play_game(
+        &red,
+        &black,
+        &opening,
+        &settings("depth=1", 3),
+        &RulesReferee,
+    );
+    assert_eq!(g.termination, Termination::MaxPlies, "{g:?}");
+    let lines = sent(&log);
+    let go_ponder = index_of(&lines, 0, |l| l.starts_with("go ponder")).expect("go ponder");
+    assert_eq!(lines[go_ponder - 1], format!("position fen {}", pos.fen()));
+    assert_eq!(lines[go_ponder + 1], "ponderhit", "{lines:?}");
+}
+
+#[test]
+fn an_engine_deaf_to_stop_after_a_ponder_miss_loses() {
+    // As in the miss test, but Red never answers the `stop`: after the
+    // runner's wait it loses as an engine that did not answer.
+    let mut pos = Position::startpos();
+    pos.make_move("h2e2".parse().unwrap());
+    let black_move = *pos.legal_moves().last().unwrap();
+    let red = pondering("r", &["--script", "h2e2 h0g2", "--deaf-to-stop"]);
+    let black = fake("b", &["--script", &black_move.to_string()]);
+    let g = play(red, black, settings("depth=1", 8));
+    assert_eq!(g.termination, Termination::NoAnswer { side: Color::Red });
+    assert_eq!(g.outcome, Some(Outcome::BlackWins));
+    assert_eq!(g.moves.len(), 2);
+}
+
+#[test]
+fn a_game_ends_even_when_the_ponderer_ignores_stop() {
+    // The move cap ends the game while Red ponders and Red ignores `stop`:
+    // the result stands, and Red is told to quit after the wait.
+    let log = temp_log("deaf-end");
+    let red = pondering("r", &["--script", "h2e2", "--deaf-to-stop", "--log", &log]);
+    let g = play(red, fake("b", &[]), settings("depth=1", 1));
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let lines = sent(&log);
+    let go_ponder = index_of(&lines, 0, |l| l.starts_with("go ponder")).expect("go ponder");
+    assert_eq!(lines[go_ponder + 1..], ["stop", "quit"], "{lines:?}");
 }

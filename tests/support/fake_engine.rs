@@ -20,6 +20,7 @@
 //!                           then written in that convention too
 //!   --variant-option        list the UCI option UCI_Variant in the handshake
 //!   --ponder-option         list the option `ponder` (UCCI) / `Ponder` (UCI)
+//!   --deaf-to-stop          never answer a `stop` that ends a ponder search
 //!   --log FILE              append every line received to FILE
 //!
 //! `go ponder` is answered only after `ponderhit` (with the next action of
@@ -49,6 +50,7 @@ struct Options {
     base: u8,
     variant_option: bool,
     ponder_option: bool,
+    deaf_to_stop: bool,
     log: Option<std::fs::File>,
 }
 
@@ -78,6 +80,7 @@ fn parse_args() -> Options {
             "--ranks-from-one" => o.base = 1,
             "--variant-option" => o.variant_option = true,
             "--ponder-option" => o.ponder_option = true,
+            "--deaf-to-stop" => o.deaf_to_stop = true,
             "--score" => o.score = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             "--depth" => o.depth = args.next().and_then(|s| s.parse().ok()).unwrap_or(1),
             "--nodes" => o.nodes = args.next().and_then(|s| s.parse().ok()),
@@ -192,6 +195,7 @@ fn main() {
                     ucci,
                 );
             }
+            Some("stop") if pondering && o.deaf_to_stop => {}
             Some("stop") if pondering => {
                 pondering = false;
                 match pos.legal_moves().last() {
