@@ -7,7 +7,9 @@
 //! `session` drives the engine binary (`--bin`) over pipes with random
 //! scripts of `--lines` lines (default 200); its inputs are lines. Prints
 //! one summary line per target and every failure with the index that
-//! reproduces it (`--first I --inputs 1`).
+//! reproduces it (`--first I --inputs 1`); `--print-script I` prints
+//! session script I (with `--seed` and `--lines`) instead of running it, to
+//! replay by hand.
 
 #[path = "../tests/support/fuzz_targets.rs"]
 mod targets;
@@ -22,6 +24,7 @@ fn main() {
     let mut first: u64 = 0;
     let mut bin = "target/release/chuhe".to_string();
     let mut lines: usize = 200;
+    let mut print_script: Option<u64> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || {
@@ -39,8 +42,22 @@ fn main() {
             "--first" => first = value().parse().unwrap_or_else(|_| die("--first: a number")),
             "--bin" => bin = value(),
             "--lines" => lines = value().parse().unwrap_or_else(|_| die("--lines: a number")),
+            "--print-script" => {
+                print_script = Some(
+                    value()
+                        .parse()
+                        .unwrap_or_else(|_| die("--print-script: a number")),
+                )
+            }
             _ => die(&format!("unknown argument {a}")),
         }
+    }
+    if let Some(i) = print_script {
+        let script = session_script(&mut Rng::new(targets::input_seed(seed, i)), lines);
+        for line in script {
+            println!("{line}");
+        }
+        return;
     }
     // Panics are caught and reported per input; keep the default hook's
     // message out of the way of the summary.

@@ -270,7 +270,10 @@ fn ucci_ponder_on_a_capture_sends_the_fen_after_it() {
     };
     let mut pos = opening.position().unwrap();
     pos.make_move("e7e8".parse().unwrap());
-    assert_eq!(pos.legal_moves().as_slice(), ["e9e8".parse::<Move>().unwrap()]);
+    assert_eq!(
+        pos.legal_moves().as_slice(),
+        ["e9e8".parse::<Move>().unwrap()]
+    );
     pos.make_move("e9e8".parse().unwrap());
     let log = temp_log("capture");
     let red = pondering("r", &["--proto", "ucci", "--script", "e7e8", "--log", &log]);

@@ -872,6 +872,37 @@ fn stop_right_after_go_is_never_lost() {
     }
 }
 
+#[test]
+fn stop_and_ponderhit_behind_a_waiting_go_are_for_that_go() {
+    // A GUI that does not wait for `bestmove` after `stop`: the next `go`
+    // waits its turn behind the running search, and the `stop` or
+    // `ponderhit` sent after it belongs to it, not to the search still
+    // running. Applied to the old search, the new one would never end.
+    for (proto, second, signal) in [
+        ("ucci", "go infinite", "stop"),
+        ("uci", "go infinite", "stop"),
+        ("ucci", "go ponder depth 3", "ponderhit"),
+        ("uci", "go ponder depth 3", "ponderhit"),
+    ] {
+        let mut e = if proto == "ucci" {
+            Engine::ucci()
+        } else {
+            Engine::uci()
+        };
+        e.send("position startpos");
+        e.send("go infinite");
+        e.expect("info depth 2");
+        e.send_bytes(
+            format!("stop\nposition startpos moves h2e2\n{second}\n{signal}\n").as_bytes(),
+        );
+        let (first, _) = e.answer();
+        assert!(legal(&Position::startpos(), first), "{proto}");
+        let (reply, _) = e.answer();
+        assert!(legal(&start_after(&["h2e2"]), reply), "{proto} {second}");
+        assert_eq!(e.errors(), 0, "{proto}: {:?}", e.log);
+    }
+}
+
 /// Black has one legal move (Ke9-f9) and is then mated by the two rooks.
 const ONE_MOVE_MATED: &str = "4k4/R8/9/9/9/9/9/9/4A4/3RK4 b - - 0 1";
 

@@ -112,6 +112,9 @@ impl Session {
                 if self.eof {
                     self.drain_and_exit(&inbox);
                 }
+            } else if let Some(line) = self.take_signal() {
+                self.execute(&line);
+                continue;
             }
             let event = match inbox.recv() {
                 Ok(e) => e,
@@ -178,6 +181,9 @@ impl Session {
             return self.defer(line);
         }
         match command::parse(&line) {
+            // A `stop` or `ponderhit` behind a `go` still waiting its turn
+            // is for that search, not the one running now.
+            Ok(Command::Stop | Command::PonderHit { .. }) if self.go_pending() => self.defer(line),
             Ok(
                 cmd @ (Command::Stop
                 | Command::PonderHit { .. }
@@ -190,6 +196,30 @@ impl Session {
             Ok(_) => self.defer(line),
             Err(e) => self.error(&e.to_string()),
         }
+    }
+
+    fn go_pending(&self) -> bool {
+        self.pending
+            .iter()
+            .any(|l| matches!(command::parse(l), Ok(Command::Go(_))))
+    }
+
+    /// While a search or perft runs: the first deferred `stop` or `ponderhit`
+    /// with no `go` before it. It was deferred behind the `go` that is now
+    /// running, and is for it; waiting for that search to end first could
+    /// wait forever. Lines deferred in batch mode wait for the search to end.
+    fn take_signal(&mut self) -> Option<String> {
+        if self.opts.batch {
+            return None;
+        }
+        for (i, line) in self.pending.iter().enumerate() {
+            match command::parse(line) {
+                Ok(Command::Go(_)) => return None,
+                Ok(Command::Stop | Command::PonderHit { .. }) => return self.pending.remove(i),
+                _ => {}
+            }
+        }
+        None
     }
 
     fn defer(&mut self, line: String) {
