@@ -32,7 +32,7 @@ pub struct Session {
     handle: SharedHandle,
     busy: Option<Busy>,
     /// Lines that arrived while busy and must wait for the search to end.
-    pending: VecDeque<String>,
+    pending: Pending,
     eof: bool,
     /// `quit` came while idle: the worker's queued jobs get a moment to
     /// finish (a `readyok` already asked for is still told) before exiting.
@@ -44,6 +44,79 @@ pub struct Session {
     /// The books read for `usebook`/`bookfiles`; empty when off or unreadable.
     books: Vec<Book>,
     rng: Rng,
+}
+
+/// Lines that wait for the running search (or perft) to end, in order, with
+/// a count of the `go` and `stop`/`ponderhit` lines among them, so that the
+/// checks made on every input line during a search do not reparse the queue.
+#[derive(Default)]
+struct Pending {
+    lines: VecDeque<(String, Kind)>,
+    gos: usize,
+    signals: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Go,
+    /// `stop` or `ponderhit`: for the search that the last `go` before it started.
+    Signal,
+    Other,
+}
+
+impl Pending {
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    fn push(&mut self, line: String) {
+        let kind = match command::parse(&line) {
+            Ok(Command::Go(_)) => Kind::Go,
+            Ok(Command::Stop | Command::PonderHit { .. }) => Kind::Signal,
+            _ => Kind::Other,
+        };
+        self.count(kind, true);
+        self.lines.push_back((line, kind));
+    }
+
+    fn pop_front(&mut self) -> Option<String> {
+        let (line, kind) = self.lines.pop_front()?;
+        self.count(kind, false);
+        Some(line)
+    }
+
+    fn has_go(&self) -> bool {
+        self.gos > 0
+    }
+
+    /// The first `stop` or `ponderhit` with no `go` before it: it was sent
+    /// after the `go` now running (which waited here itself), so it is for
+    /// that search.
+    fn take_signal(&mut self) -> Option<String> {
+        if self.signals == 0 {
+            return None;
+        }
+        let i = self.lines.iter().position(|(_, k)| *k != Kind::Other)?;
+        if self.lines[i].1 == Kind::Go {
+            return None;
+        }
+        let (line, kind) = self.lines.remove(i)?;
+        self.count(kind, false);
+        Some(line)
+    }
+
+    fn count(&mut self, kind: Kind, added: bool) {
+        let n = match kind {
+            Kind::Go => &mut self.gos,
+            Kind::Signal => &mut self.signals,
+            Kind::Other => return,
+        };
+        if added {
+            *n += 1;
+        } else {
+            *n -= 1;
+        }
+    }
 }
 
 enum Busy {
@@ -89,7 +162,7 @@ impl Session {
             jobs,
             handle,
             busy: None,
-            pending: VecDeque::new(),
+            pending: Pending::default(),
             eof: false,
             quitting: false,
             track: ScoreTrack::default(),
@@ -183,7 +256,9 @@ impl Session {
         match command::parse(&line) {
             // A `stop` or `ponderhit` behind a `go` still waiting its turn
             // is for that search, not the one running now.
-            Ok(Command::Stop | Command::PonderHit { .. }) if self.go_pending() => self.defer(line),
+            Ok(Command::Stop | Command::PonderHit { .. }) if self.pending.has_go() => {
+                self.defer(line)
+            }
             Ok(
                 cmd @ (Command::Stop
                 | Command::PonderHit { .. }
@@ -198,35 +273,22 @@ impl Session {
         }
     }
 
-    fn go_pending(&self) -> bool {
-        self.pending
-            .iter()
-            .any(|l| matches!(command::parse(l), Ok(Command::Go(_))))
-    }
-
-    /// While a search or perft runs: the first deferred `stop` or `ponderhit`
-    /// with no `go` before it. It was deferred behind the `go` that is now
-    /// running, and is for it; waiting for that search to end first could
-    /// wait forever. Lines deferred in batch mode wait for the search to end.
+    /// While a search or perft runs: a deferred `stop` or `ponderhit` that
+    /// was for it (see `Pending::take_signal`). Waiting for that search to
+    /// end first could wait forever. Lines deferred in batch mode wait for
+    /// the search to end.
     fn take_signal(&mut self) -> Option<String> {
         if self.opts.batch {
             return None;
         }
-        for (i, line) in self.pending.iter().enumerate() {
-            match command::parse(line) {
-                Ok(Command::Go(_)) => return None,
-                Ok(Command::Stop | Command::PonderHit { .. }) => return self.pending.remove(i),
-                _ => {}
-            }
-        }
-        None
+        self.pending.take_signal()
     }
 
     fn defer(&mut self, line: String) {
         if self.pending.len() >= MAX_PENDING {
             return self.error("too many commands waiting for the search to end; line dropped");
         }
-        self.pending.push_back(line);
+        self.pending.push(line);
     }
 
     fn execute(&mut self, line: &str) {
@@ -752,4 +814,41 @@ fn pophash_line(entry: Option<&crate::search::HashEntry>) -> String {
         }
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pending;
+
+    fn pending(lines: &[&str]) -> Pending {
+        let mut p = Pending::default();
+        for l in lines {
+            p.push(l.to_string());
+        }
+        p
+    }
+
+    #[test]
+    fn a_signal_is_taken_only_when_no_go_waits_before_it() {
+        // Behind a waiting `go`: for that go, so it stays.
+        let mut p = pending(&["position startpos", "go infinite", "stop"]);
+        assert!(p.has_go());
+        assert_eq!(p.take_signal(), None);
+        // The go starts (popped); now the stop is for the running search,
+        // even behind other setup lines.
+        assert_eq!(p.pop_front().as_deref(), Some("position startpos"));
+        assert_eq!(p.pop_front().as_deref(), Some("go infinite"));
+        assert!(!p.has_go());
+        assert_eq!(p.take_signal().as_deref(), Some("stop"));
+        assert_eq!(p.take_signal(), None);
+        let mut p = pending(&[
+            "setoption name Hash value 8",
+            "ponderhit",
+            "go depth 1",
+            "stop",
+        ]);
+        assert_eq!(p.take_signal().as_deref(), Some("ponderhit"));
+        assert_eq!(p.take_signal(), None, "the stop is for the go before it");
+        assert_eq!(p.len(), 3);
+    }
 }
