@@ -133,6 +133,15 @@ impl Engine {
         e
     }
 
+    /// An engine after the handshake of `proto` ("ucci" or "uci").
+    fn speaking(proto: &str) -> Engine {
+        match proto {
+            "ucci" => Self::ucci(),
+            "uci" => Self::uci(),
+            _ => panic!("no protocol {proto}"),
+        }
+    }
+
     /// Sends `go ...`, returns the move of the `bestmove` line (None for
     /// `nobestmove` and `bestmove (none)`) and the whole line.
     fn go(&mut self, go: &str) -> (Option<Move>, String) {
@@ -313,11 +322,7 @@ fn ucci_ponder_miss_then_new_position() {
 #[test]
 fn stop_during_infinite_and_isready_while_thinking() {
     for proto in ["ucci", "uci"] {
-        let mut e = if proto == "ucci" {
-            Engine::ucci()
-        } else {
-            Engine::uci()
-        };
+        let mut e = Engine::speaking(proto);
         e.send("position startpos");
         e.send("go infinite");
         e.send("isready");
@@ -884,11 +889,7 @@ fn stop_and_ponderhit_behind_a_waiting_go_are_for_that_go() {
         ("ucci", "go ponder depth 3", "ponderhit"),
         ("uci", "go ponder depth 3", "ponderhit"),
     ] {
-        let mut e = if proto == "ucci" {
-            Engine::ucci()
-        } else {
-            Engine::uci()
-        };
+        let mut e = Engine::speaking(proto);
         e.send("position startpos");
         e.send("go infinite");
         e.expect("info depth 2");
