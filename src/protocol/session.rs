@@ -1,6 +1,6 @@
 //! The main thread: protocol state and the commands that change it.
 
-use super::command::{self, Command, GoParams, PositionSpec};
+use super::command::{self, Command, CommandError, GoParams, PositionSpec};
 use super::drawresign::{accept_draw, ScoreTrack};
 use super::options::{self, Id, Options, Value};
 use super::output::{error_line, info_string, score_text, Out};
@@ -31,7 +31,7 @@ pub struct Session {
     jobs: Sender<Job>,
     handle: SharedHandle,
     busy: Option<Busy>,
-    /// Lines that arrived while busy and must wait for the search to end.
+    /// Commands that arrived while busy and must wait for the search to end.
     pending: Pending,
     eof: bool,
     /// `quit` came while idle: the worker's queued jobs get a moment to
@@ -46,75 +46,47 @@ pub struct Session {
     rng: Rng,
 }
 
-/// Lines that wait for the running search (or perft) to end, in order, with
-/// a count of the `go` and `stop`/`ponderhit` lines among them, so that the
-/// checks made on every input line during a search do not reparse the queue.
+/// Commands that wait for the running search (or perft) to end, in order,
+/// parsed once when they arrive (a bad line keeps its error, told in turn).
 #[derive(Default)]
 struct Pending {
-    lines: VecDeque<(String, Kind)>,
-    gos: usize,
-    signals: usize,
+    commands: VecDeque<Parsed>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Go,
-    /// `stop` or `ponderhit`: for the search that the last `go` before it started.
-    Signal,
-    Other,
-}
+type Parsed = Result<Command, CommandError>;
 
 impl Pending {
     fn len(&self) -> usize {
-        self.lines.len()
+        self.commands.len()
     }
 
-    fn push(&mut self, line: String) {
-        let kind = match command::parse(&line) {
-            Ok(Command::Go(_)) => Kind::Go,
-            Ok(Command::Stop | Command::PonderHit { .. }) => Kind::Signal,
-            _ => Kind::Other,
-        };
-        self.count(kind, true);
-        self.lines.push_back((line, kind));
+    fn push(&mut self, cmd: Parsed) {
+        self.commands.push_back(cmd);
     }
 
-    fn pop_front(&mut self) -> Option<String> {
-        let (line, kind) = self.lines.pop_front()?;
-        self.count(kind, false);
-        Some(line)
+    fn pop_front(&mut self) -> Option<Parsed> {
+        self.commands.pop_front()
     }
 
     fn has_go(&self) -> bool {
-        self.gos > 0
+        self.commands
+            .iter()
+            .any(|c| matches!(c, Ok(Command::Go(_))))
     }
 
     /// The first `stop` or `ponderhit` with no `go` before it: it was sent
     /// after the `go` now running (which waited here itself), so it is for
     /// that search.
-    fn take_signal(&mut self) -> Option<String> {
-        if self.signals == 0 {
-            return None;
-        }
-        let i = self.lines.iter().position(|(_, k)| *k != Kind::Other)?;
-        if self.lines[i].1 == Kind::Go {
-            return None;
-        }
-        let (line, kind) = self.lines.remove(i)?;
-        self.count(kind, false);
-        Some(line)
-    }
-
-    fn count(&mut self, kind: Kind, added: bool) {
-        let n = match kind {
-            Kind::Go => &mut self.gos,
-            Kind::Signal => &mut self.signals,
-            Kind::Other => return,
-        };
-        if added {
-            *n += 1;
-        } else {
-            *n -= 1;
+    fn take_signal(&mut self) -> Option<Command> {
+        let i = self.commands.iter().position(|c| {
+            matches!(
+                c,
+                Ok(Command::Go(_) | Command::Stop | Command::PonderHit { .. })
+            )
+        })?;
+        match self.commands[i] {
+            Ok(Command::Go(_)) => None,
+            _ => self.commands.remove(i)?.ok(),
         }
     }
 }
@@ -178,15 +150,15 @@ impl Session {
                 self.finish_and_quit(&inbox);
             }
             if self.busy.is_none() {
-                if let Some(line) = self.pending.pop_front() {
-                    self.execute(&line);
+                if let Some(cmd) = self.pending.pop_front() {
+                    self.run_parsed(cmd);
                     continue;
                 }
                 if self.eof {
                     self.drain_and_exit(&inbox);
                 }
-            } else if let Some(line) = self.take_signal() {
-                self.execute(&line);
+            } else if let Some(cmd) = self.take_signal() {
+                self.carry_out(cmd);
                 continue;
             }
             let event = match inbox.recv() {
@@ -247,17 +219,18 @@ impl Session {
     }
 
     fn on_line(&mut self, line: String) {
+        let parsed = command::parse(&line);
         if self.busy.is_none() {
-            return self.execute(&line);
+            return self.run_parsed(parsed);
         }
         if self.opts.batch {
-            return self.defer(line);
+            return self.defer(parsed);
         }
-        match command::parse(&line) {
+        match parsed {
             // A `stop` or `ponderhit` behind a `go` still waiting its turn
             // is for that search, not the one running now.
-            Ok(Command::Stop | Command::PonderHit { .. }) if self.pending.has_go() => {
-                self.defer(line)
+            Ok(cmd @ (Command::Stop | Command::PonderHit { .. })) if self.pending.has_go() => {
+                self.defer(Ok(cmd))
             }
             Ok(
                 cmd @ (Command::Stop
@@ -268,7 +241,7 @@ impl Session {
                 | Command::Debug(_)
                 | Command::Empty),
             ) => self.carry_out(cmd),
-            Ok(_) => self.defer(line),
+            Ok(cmd) => self.defer(Ok(cmd)),
             Err(e) => self.error(&e.to_string()),
         }
     }
@@ -277,22 +250,22 @@ impl Session {
     /// was for it (see `Pending::take_signal`). Waiting for that search to
     /// end first could wait forever. Lines deferred in batch mode wait for
     /// the search to end.
-    fn take_signal(&mut self) -> Option<String> {
+    fn take_signal(&mut self) -> Option<Command> {
         if self.opts.batch {
             return None;
         }
         self.pending.take_signal()
     }
 
-    fn defer(&mut self, line: String) {
+    fn defer(&mut self, cmd: Parsed) {
         if self.pending.len() >= MAX_PENDING {
             return self.error("too many commands waiting for the search to end; line dropped");
         }
-        self.pending.push(line);
+        self.pending.push(cmd);
     }
 
-    fn execute(&mut self, line: &str) {
-        match command::parse(line) {
+    fn run_parsed(&mut self, cmd: Parsed) {
+        match cmd {
             Ok(cmd) => self.carry_out(cmd),
             Err(e) => self.error(&e.to_string()),
         }
@@ -818,12 +791,12 @@ fn pophash_line(entry: Option<&crate::search::HashEntry>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Pending;
+    use super::{command, Command, Pending};
 
     fn pending(lines: &[&str]) -> Pending {
         let mut p = Pending::default();
         for l in lines {
-            p.push(l.to_string());
+            p.push(command::parse(l));
         }
         p
     }
@@ -836,10 +809,10 @@ mod tests {
         assert_eq!(p.take_signal(), None);
         // The go starts (popped); now the stop is for the running search,
         // even behind other setup lines.
-        assert_eq!(p.pop_front().as_deref(), Some("position startpos"));
-        assert_eq!(p.pop_front().as_deref(), Some("go infinite"));
+        assert_eq!(p.pop_front(), Some(command::parse("position startpos")));
+        assert_eq!(p.pop_front(), Some(command::parse("go infinite")));
         assert!(!p.has_go());
-        assert_eq!(p.take_signal().as_deref(), Some("stop"));
+        assert_eq!(p.take_signal(), Some(Command::Stop));
         assert_eq!(p.take_signal(), None);
         let mut p = pending(&[
             "setoption name Hash value 8",
@@ -847,7 +820,7 @@ mod tests {
             "go depth 1",
             "stop",
         ]);
-        assert_eq!(p.take_signal().as_deref(), Some("ponderhit"));
+        assert_eq!(p.take_signal(), Some(Command::PonderHit { draw: false }));
         assert_eq!(p.take_signal(), None, "the stop is for the go before it");
         assert_eq!(p.len(), 3);
     }
