@@ -5,8 +5,6 @@ use chuhe::tools::matches::{EngineSpec, GameSettings, RulesReferee, Termination}
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-// Passes with the protocol branch merged (checked in a scratch merge of
-// main + search + rules + protocol + match); remove the ignore on merge.
 #[test]
 fn chuhe_plays_chuhe_at_fixed_depth() {
     let exe = env!("CARGO_BIN_EXE_chuhe");

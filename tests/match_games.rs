@@ -421,7 +421,6 @@ fn engine_that_cannot_start_loses() {
 /// Red checks along ranks 9 and 8 for ever; Black's king shuttles d9-d8.
 /// Under the seeds' rules the perpetual checker loses at the third occurrence.
 #[test]
-// Passes with the rules branch merged (checked in a scratch merge); remove the ignore on merge.
 fn perpetual_check_loses() {
     let opening = opening_fen("3k5/9/R8/9/9/9/9/9/9/4K4 w - - 0 1");
     let red = scripted(
