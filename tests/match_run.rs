@@ -108,6 +108,17 @@ fn round_robin_standings_and_pgn() {
     let printed = String::from_utf8(out).unwrap();
     assert!(printed.contains("After 6 of 6 games:"));
     assert!(printed.contains("Finished 6 of 6 games"));
+    // The clock/depth/speed table: one row per engine, with the moves it chose.
+    let usage = printed
+        .split("Clock use per move, depth and speed (median):\n")
+        .nth(1)
+        .expect("usage table");
+    let moves_of = |n: &str| -> u32 {
+        let row = usage.lines().find(|l| l.starts_with(n)).unwrap();
+        row.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    assert!(moves_of("Alpha") > 0 && moves_of("Beta") > 0, "{usage}");
+    assert!(moves_of("Crasher") <= 4, "{usage}");
     let _ = std::fs::remove_file(&pgn);
 }
 

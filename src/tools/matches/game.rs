@@ -200,6 +200,19 @@ pub struct GameRecord {
     pub termination: Termination,
 }
 
+impl GameRecord {
+    /// Who made the move at `ply` (0 = the first move from the opening's
+    /// FEN, book moves included).
+    pub fn side_of_ply(&self, ply: usize) -> Color {
+        let black_first = self.opening.fen.split_whitespace().nth(1) == Some("b");
+        if (ply % 2 == 1) != black_first {
+            Color::Black
+        } else {
+            Color::Red
+        }
+    }
+}
+
 /// Everything one game needs.
 pub struct GameSetup<'a> {
     pub red: &'a EngineSpec,

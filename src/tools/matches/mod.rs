@@ -27,7 +27,8 @@
 //!
 //! Files: `engine` (processes and protocol), `game` (one refereed game),
 //! `timecontrol`, `openings`, `runner` (schedule, workers, output), `pgn`,
-//! `standings`, `stats` (Elo, LOS, SPRT), `config` and `cli`.
+//! `standings`, `stats` (Elo, LOS, SPRT), `usage` (clock, depth and speed
+//! per engine), `config` and `cli`.
 
 pub mod adjudication;
 pub mod cli;
@@ -40,6 +41,7 @@ pub mod runner;
 pub mod standings;
 pub mod stats;
 pub mod timecontrol;
+pub mod usage;
 
 pub use cli::MatchArgs;
 pub use engine::{EngineSpec, Protocol};

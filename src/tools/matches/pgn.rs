@@ -5,7 +5,7 @@
 //! 3500000 nps 2800000}`. A runner that starves one engine shows in its nps.
 
 use super::game::{GameRecord, Termination};
-use crate::board::START_FEN;
+use crate::board::{Color, START_FEN};
 use crate::record::pgn::{escape_tag, wrap_tokens};
 use crate::rules::Outcome;
 use std::fmt::Write;
@@ -74,12 +74,6 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
     tag("PlyCount", &game.moves.len().to_string());
     out.push('\n');
 
-    let first_black = game
-        .opening
-        .fen
-        .split_whitespace()
-        .nth(1)
-        .is_some_and(|s| s == "b");
     let mut fullmove: usize = game
         .opening
         .fen
@@ -90,7 +84,7 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
         .max(1);
     let mut tokens: Vec<String> = Vec::new();
     for (i, m) in game.moves.iter().enumerate() {
-        let black = (i % 2 == 1) != first_black;
+        let black = game.side_of_ply(i) == Color::Black;
         if !black {
             tokens.push(format!("{fullmove}."));
         } else if i == 0 {

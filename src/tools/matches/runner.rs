@@ -9,6 +9,7 @@ use super::openings::Opening;
 use super::pgn::{self, PgnHeader};
 use super::standings::{self, Played, Row, Scale};
 use super::stats::{self, Sprt, SprtDecision, Wdl};
+use super::usage;
 use crate::rules::Outcome;
 use std::collections::VecDeque;
 use std::fs::OpenOptions;
@@ -342,6 +343,13 @@ fn write_final(
     for (k, n) in reasons {
         writeln!(out, "  {n:>5}  {k}")?;
     }
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    writeln!(out, "Clock use per move, depth and speed (median):")?;
+    write!(
+        out,
+        "{}",
+        usage::format_table(&usage::usage(&names, &report.games))
+    )?;
     Ok(())
 }
 
