@@ -590,3 +590,39 @@ fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
     assert!(chased(fen, cycle, 0).is_empty());
     assert_eq!(chased(fen, cycle, 2), ["knight i6"]);
 }
+
+/// From a league game (UCCILEAG, Chuhe Black against ElephantEye): 一将一捉
+/// where the check itself unguards the target. Ng8+ drives the king from e9
+/// to f9, from where it no longer covers e8; Nf6 then attacks the advisor
+/// e8, now without protection (a chase, 28.3), and Kf9-e9 guards it again.
+/// Check and chase in turn are forbidden (一将一捉, 26.4): Red loses. The
+/// league runner, which judges ElephantEye's way, called the game a draw.
+#[test]
+fn a_check_that_unguards_the_piece_it_then_chases_is_forbidden() {
+    let (fen, cycle) = (
+        "4k4/4a4/9/5N3/2b6/3n5/3p3p1/4BA3/4A4/4K1B2 w - - 0 1",
+        "f6g8 e9f9 g8f6 f9e9",
+    );
+    check(
+        fen,
+        cycle,
+        &[Check, Idle, Chase, Idle],
+        RED_LOSES,
+        Reason::PerpetualAttack,
+    );
+    assert_eq!(chased(fen, cycle, 2), ["advisor e8"]);
+}
+
+/// Control: a second advisor on d9 guards e8 wherever the king goes, so Nf6
+/// attacks a protected advisor (a knight for an advisor is no gain): check
+/// and idle in turn are allowed (数将一闲). Draw.
+#[test]
+fn a_check_beside_an_attack_on_a_guarded_piece_is_allowed() {
+    check(
+        "3ak4/4a4/9/5N3/2b6/3n5/3p3p1/4BA3/4A4/4K1B2 w - - 0 1",
+        "f6g8 e9f9 g8f6 f9e9",
+        &[Check, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
