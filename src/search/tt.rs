@@ -28,6 +28,8 @@ pub struct TtHit {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// Written by the search now running (not by an earlier one).
+    pub current: bool,
 }
 
 #[derive(Default)]
@@ -64,7 +66,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, gen: u8) -> u
         | ((gen as u64 & GEN_MASK as u64) << 58)
 }
 
-fn unpack(data: u64) -> Option<TtHit> {
+fn unpack(data: u64, gen: u8) -> Option<TtHit> {
     let bound = match (data >> 56) & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,
@@ -77,6 +79,7 @@ fn unpack(data: u64) -> Option<TtHit> {
         eval: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
         bound,
+        current: data_gen(data) == gen,
     })
 }
 
@@ -186,7 +189,7 @@ impl Tt {
         for e in self.bucket(key) {
             let data = e.data.load(Ordering::Relaxed);
             if e.key.load(Ordering::Relaxed) ^ data == key {
-                return unpack(data);
+                return unpack(data, self.generation.load(Ordering::Relaxed));
             }
         }
         None
@@ -203,7 +206,7 @@ impl Tt {
             if k == key && data != 0 {
                 // Same position: keep a deeper result of this search unless
                 // the new one is exact, and keep the old move if none is given.
-                let old = unpack(data);
+                let old = unpack(data, gen);
                 if let Some(old) = old {
                     if bound != Bound::Exact && depth + 3 < old.depth && data_gen(data) == gen {
                         return;
@@ -357,7 +360,14 @@ mod tests {
         assert_eq!(hit.eval, 37);
         assert_eq!(hit.depth, 12);
         assert_eq!(hit.bound, Bound::Lower);
+        assert!(hit.current);
         assert!(tt.probe(0x1234).is_none());
+        // The next search still finds the entry, marked as an older search's.
+        tt.new_search();
+        let hit = tt.probe(0xdead_beef_1234_5678).expect("hit");
+        assert_eq!((hit.score, hit.current), (-29990, false));
+        tt.store(0xdead_beef_1234_5678, mv, 11, 37, 13, Bound::Exact);
+        assert!(tt.probe(0xdead_beef_1234_5678).unwrap().current);
     }
 
     #[test]

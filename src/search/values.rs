@@ -20,6 +20,12 @@ pub const WIN_BOUND: i32 = RULE_WIN - 1000;
 /// "No static evaluation" (the side to move is in check).
 pub const EVAL_NONE: i32 = INF + 1;
 
+/// A win or loss by the repetition rules (not a mate).
+#[inline]
+pub fn is_rule_score(v: i32) -> bool {
+    (WIN_BOUND..MATE_BOUND).contains(&v.abs())
+}
+
 #[inline]
 pub fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32

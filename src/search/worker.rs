@@ -852,13 +852,68 @@ impl<'a> Worker<'a> {
 }
 
 /// The stored score, if its bound alone settles the node against the window.
+/// A rule win or loss from an earlier search settles nothing: it came from a
+/// repetition of positions on the path that led there, and the game has
+/// moved on since (after a capture no earlier position can recur at all).
+/// Taken from the table, such scores had Chuhe see every line as a lost
+/// perpetual check from depth 8 on, a move after a capture, where a fresh
+/// search scored +22 at depth 8 and -767 at depth 18 (a league game,
+/// 2026-12; the forced perpetual check was real, but seen only from depth
+/// 22 by a search of its own). Within one search the game's history
+/// is the same for every node, and a transposition's rule result is kept:
+/// refusing those too found a mate two plies later (the quiet mate test).
 #[inline]
 fn tt_cutoff(h: &TtHit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     let s = from_tt(h.score, ply);
+    if is_rule_score(s) && !h.current {
+        return None;
+    }
     let fits = match h.bound {
         Bound::Exact => true,
         Bound::Lower => s >= beta,
         Bound::Upper => s <= alpha,
     };
     fits.then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(score: i32, bound: Bound, current: bool) -> TtHit {
+        TtHit {
+            mv: Move::NONE,
+            score,
+            eval: 0,
+            depth: 10,
+            bound,
+            current,
+        }
+    }
+
+    #[test]
+    fn rule_results_of_earlier_searches_cut_nothing() {
+        let ply = 3;
+        // Evaluations and mates settle the node as their bound allows, from
+        // this search or an earlier one...
+        for current in [true, false] {
+            for v in [120, -45, MATE - 9, -MATE + 12] {
+                let h = hit(to_tt(v, ply), Bound::Exact, current);
+                assert_eq!(tt_cutoff(&h, ply, -200, 200), Some(v));
+            }
+            let low = hit(to_tt(MATE - 9, ply), Bound::Lower, current);
+            assert_eq!(tt_cutoff(&low, ply, -200, 200), Some(MATE - 9));
+        }
+        // ...a win or loss by the repetition rules only from this search.
+        for v in [RULE_WIN - 7, -RULE_WIN + 6] {
+            let now = hit(to_tt(v, ply), Bound::Exact, true);
+            assert_eq!(tt_cutoff(&now, ply, -200, 200), Some(v));
+            for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
+                let old = hit(to_tt(v, ply), bound, false);
+                assert_eq!(tt_cutoff(&old, ply, -200, 200), None, "{v} {bound:?}");
+            }
+        }
+        assert!(is_rule_score(RULE_WIN - 100) && is_rule_score(-RULE_WIN + 100));
+        assert!(!is_rule_score(MATE - 100) && !is_rule_score(WIN_BOUND - 1));
+    }
 }
