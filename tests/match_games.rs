@@ -179,6 +179,7 @@ fn draw_offer_needs_acceptance() {
     assert_eq!(g.outcome, Some(Outcome::Draw));
     assert_eq!(g.termination, Termination::DrawAgreed);
     assert_eq!(g.moves.len(), 1);
+    assert!(g.moves[0].draw_offer);
     let sent = std::fs::read_to_string(&log).unwrap();
     assert!(
         sent.lines().any(|l| l.starts_with("go draw depth 1")),
@@ -192,6 +193,9 @@ fn draw_offer_needs_acceptance() {
     let g = play(&scripted("r", "h2e2+draw"), &scripted("b", "first"), &s);
     assert_eq!(g.termination, Termination::MaxPlies);
     assert_eq!(g.moves.len(), 6);
+    // The PGN shows the offer that was declined.
+    let offers: Vec<bool> = g.moves.iter().map(|m| m.draw_offer).collect();
+    assert_eq!(offers, [true, false, false, false, false, false]);
 }
 
 #[test]

@@ -184,6 +184,8 @@ pub struct MoveRecord {
     /// The engine's node count and speed for this move, when it reported them.
     pub nodes: Option<u64>,
     pub nps: Option<u64>,
+    /// The engine offered a draw with this move (UCCI `bestmove ... draw`).
+    pub draw_offer: bool,
     /// The engine's principal variation in ICCS (ranks 0-9, whatever the
     /// engine writes), as far as it could be read.
     pub pv: Vec<Move>,
@@ -329,6 +331,7 @@ impl<'a, 'b> Game<'a, 'b> {
             time_ms: reply.map_or(0, |r| r.elapsed.as_millis() as u64),
             nodes: reply.and_then(|r| r.nodes),
             nps: reply.and_then(Reply::speed),
+            draw_offer: reply.is_some_and(|r| r.draw),
             pv,
         });
     }

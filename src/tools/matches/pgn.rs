@@ -108,6 +108,10 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
             if let Some(n) = m.nps {
                 let _ = write!(comment, " nps {n}");
             }
+            // An offer the next move does not accept was declined.
+            if m.draw_offer {
+                comment.push_str(" offers a draw");
+            }
             if m.pv.len() > 1 {
                 comment.push_str(" pv");
                 for mv in &m.pv {
@@ -162,6 +166,7 @@ mod tests {
                     time_ms: 1250,
                     nodes: None,
                     nps: None,
+                    draw_offer: false,
                     pv: Vec::new(),
                 })
                 .collect(),
@@ -214,6 +219,18 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("{马8进7 -12/7 1.250s nps 900000}"), "{text}");
+    }
+
+    #[test]
+    fn draw_offers_are_marked() {
+        let mut g = record(START_FEN, &[("h2e2", "炮二平五"), ("h9g7", "马8进7")]);
+        g.moves[0].draw_offer = true;
+        let text = format_game(&g, &header());
+        assert!(
+            text.contains("{炮二平五 -12/7 1.250s offers a draw}"),
+            "{text}"
+        );
+        assert!(text.contains("{马8进7 -12/7 1.250s}"), "{text}");
     }
 
     #[test]

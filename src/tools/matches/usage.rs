@@ -123,6 +123,7 @@ mod tests {
             time_ms,
             nodes: None,
             nps,
+            draw_offer: false,
             pv: Vec::new(),
         }
     }
