@@ -172,14 +172,19 @@ fn num(x: f64) -> String {
     }
 }
 
+/// Width of an engine-name column: the longest name, and at least the
+/// heading's. Shared with the usage table so the two line up alike.
+pub(super) fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("Engine".len())
+}
+
 /// The table as text.
 pub fn format_table(rows: &[Row]) -> String {
-    let width = rows
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(4)
-        .max(6);
+    let width = name_width(rows.iter().map(|r| r.name.as_str()));
     let mut out = format!(
         "{:>4}  {:<width$}  {:>5}  {:>6}  {:>4}  {:>4}  {:>4}  {:>6}  {:>5}\n",
         "Rank", "Engine", "Games", "Points", "W", "D", "L", "SB", "Black"

@@ -79,12 +79,7 @@ pub fn usage(names: &[String], games: &[(Job, GameRecord)]) -> Vec<Usage> {
 
 /// The table as text; `-` where an engine reported nothing to average.
 pub fn format_table(rows: &[Usage]) -> String {
-    let width = rows
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(6)
-        .max(6);
+    let width = super::standings::name_width(rows.iter().map(|r| r.name.as_str()));
     let mut out = format!(
         "{:<width$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>8}\n",
         "Engine", "Moves", "s/move", "max s", "Depth", "knps"
