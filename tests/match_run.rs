@@ -1,7 +1,9 @@
 //! Whole matches against the scripted fake engine: schedule, concurrency,
-//! PGN, standings, SPRT stop, interruption and the `chuhe match` command line.
+//! PGN, standings, SPRT stop, interruption, resuming and the `chuhe match`
+//! command line.
 
 use chuhe::rules::Outcome;
+use chuhe::tools::matches::resume;
 use chuhe::tools::matches::runner::{self, MatchConfig};
 use chuhe::tools::matches::stats::SprtDecision;
 use chuhe::tools::matches::{EngineSpec, GameSettings, RulesReferee, Termination};
@@ -172,6 +174,73 @@ fn stop_flag_keeps_finished_games_only() {
     let text = std::fs::read_to_string(&pgn).unwrap_or_default();
     assert_eq!(text.matches("[Event").count(), report.games.len());
     let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn a_stopped_match_resumes_from_its_pgn() {
+    let slow = ["--cycle", "--script", "first@100"];
+    let engines = vec![fake("A", &slow), fake("B", &["--resign-as-black"])];
+    let mut cfg = MatchConfig::new(engines, settings(6));
+    cfg.games_per_pair = 8;
+    let pgn = temp("resume.pgn");
+    cfg.pgn = Some(pgn.clone());
+    // Stopped as soon as the first game is in the PGN (a game takes at least
+    // 300 ms of A's moves, so the match is far from done).
+    let stop = Arc::new(AtomicBool::new(false));
+    let (flag, watched) = (stop.clone(), pgn.clone());
+    let stopper = std::thread::spawn(move || {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while !std::fs::read_to_string(&watched).is_ok_and(|t| t.contains("[Round"))
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        flag.store(true, Ordering::Relaxed);
+    });
+    let first = runner::run(&cfg, Arc::new(RulesReferee), stop, &mut Vec::new()).unwrap();
+    stopper.join().unwrap();
+    let before = first.games.len();
+    assert!(first.stopped_early && before > 0 && before < 8, "{before}");
+
+    cfg.concurrency = 2;
+    let jobs = runner::schedule(&cfg);
+    let done = resume::load(&pgn, &cfg, &jobs).unwrap();
+    assert_eq!((done.games.len(), done.ignored), (before, 0));
+    let mut out = Vec::new();
+    let report = runner::run_from(
+        &cfg,
+        done.games,
+        Arc::new(RulesReferee),
+        Arc::new(AtomicBool::new(false)),
+        &mut out,
+    )
+    .unwrap();
+    let printed = String::from_utf8(out).unwrap();
+    assert!(
+        printed.contains(&format!("Resumed {before} of 8 games")),
+        "{printed}"
+    );
+    assert!(printed.contains("Finished 8 of 8 games"), "{printed}");
+    assert_eq!(report.games.len(), 8);
+    // B resigns with Black and draws at the move cap with Red: +4 =4 for A,
+    // whichever run played which game.
+    let wdl = report.wdl.unwrap();
+    assert_eq!((wdl.wins, wdl.draws, wdl.losses), (4, 4, 0));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    for round in 1..=8 {
+        let tag = format!("[Round \"{round}\"]");
+        assert_eq!(text.matches(&tag).count(), 1, "{tag}");
+    }
+    let _ = std::fs::remove_file(&pgn);
+
+    let no_pgn = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args([
+            "match", "--engine", "cmd=x", "--engine", "cmd=y", "--resume",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(no_pgn.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&no_pgn.stderr).contains("--resume needs"));
 }
 
 #[test]

@@ -4,6 +4,7 @@ use super::adjudication::{Adjudication, DrawRule, ResignRule};
 use super::config::{parse_engine_arg, ConfigError, FileConfig};
 use super::game::{GameSettings, RulesReferee};
 use super::openings;
+use super::resume;
 use super::runner::{self, MatchConfig};
 use super::standings::Scale;
 use super::stats::Sprt;
@@ -50,6 +51,11 @@ pub struct MatchArgs {
     /// Append finished games to this PGN file.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
+    /// Go on with a stopped match: the games of this schedule already in the
+    /// --pgn file count, and only the other rounds are played (same engines,
+    /// openings, --shuffle/--seed and --games as the first run).
+    #[arg(long)]
+    pub resume: bool,
     /// With three or more engines: the first plays each of the others.
     #[arg(long)]
     pub gauntlet: bool,
@@ -167,6 +173,12 @@ pub fn build(args: MatchArgs) -> Result<MatchConfig, ConfigError> {
     cfg.games_per_pair = args.games.or(file.games).unwrap_or(0);
     cfg.concurrency = args.concurrency.or(file.concurrency).unwrap_or(1).max(1);
     cfg.pgn = args.pgn.or(file.pgn);
+    cfg.resume = args.resume || file.resume.unwrap_or(false);
+    if cfg.resume && cfg.pgn.is_none() {
+        return Err(ConfigError(
+            "--resume needs the match's --pgn file to resume from".into(),
+        ));
+    }
     cfg.gauntlet = args.gauntlet || file.gauntlet.unwrap_or(false);
     if let Some(scale) = parsed::<Scale>(args.scale.or(file.scale), "scale")? {
         cfg.scale = scale;
@@ -191,9 +203,24 @@ pub fn run(args: MatchArgs) -> Result<(), ConfigError> {
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
         .map_err(|e| ConfigError(format!("cannot catch Ctrl-C: {e}")))?;
+    let done = match (&cfg.pgn, cfg.resume) {
+        (Some(path), true) => {
+            let resumed = resume::load(path, &cfg, &runner::schedule(&cfg)).map_err(ConfigError)?;
+            if resumed.ignored > 0 {
+                eprintln!(
+                    "note: {} game(s) in {} are not rounds of this match (other engines, \
+                     openings or rounds, unfinished, or a round twice) and do not count",
+                    resumed.ignored,
+                    path.display()
+                );
+            }
+            resumed.games
+        }
+        _ => Vec::new(),
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    runner::run(&cfg, Arc::new(RulesReferee), stop, &mut out)
+    runner::run_from(&cfg, done, Arc::new(RulesReferee), stop, &mut out)
         .map(|_| ())
         .map_err(|e| ConfigError(format!("output: {e}")))
 }

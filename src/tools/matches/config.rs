@@ -120,6 +120,7 @@ pub struct FileConfig {
     pub games: Option<usize>,
     pub concurrency: Option<usize>,
     pub pgn: Option<PathBuf>,
+    pub resume: Option<bool>,
     pub gauntlet: Option<bool>,
     pub scale: Option<String>,
     pub sprt: Option<String>,

@@ -157,6 +157,81 @@ impl fmt::Display for Termination {
     }
 }
 
+impl std::str::FromStr for Termination {
+    type Err = String;
+
+    /// Reads back what `Display` wrote (a PGN `Termination` tag), so that a
+    /// resumed match knows how its earlier games ended. The `nobestmove`
+    /// position and engine lines are not in the tag and come back empty.
+    fn from_str(text: &str) -> Result<Self, String> {
+        use Termination::*;
+        let bad = || format!("unknown termination '{text}'");
+        let fixed = match text {
+            "checkmate" => Some(Rules(Reason::Checkmate)),
+            "stalemate" => Some(Rules(Reason::Stalemate)),
+            "perpetual check" => Some(Rules(Reason::PerpetualCheck)),
+            "perpetual attack" => Some(Rules(Reason::PerpetualAttack)),
+            "repetition draw" => Some(Rules(Reason::RepetitionDraw)),
+            "natural move limit" => Some(Rules(Reason::NaturalLimit)),
+            "no winning material" => Some(Rules(Reason::NoWinningMaterial)),
+            "draw agreed" => Some(DrawAgreed),
+            "adjudicated draw" => Some(AdjudicatedDraw),
+            "move cap reached" => Some(MaxPlies),
+            "interrupted" => Some(Interrupted),
+            "adjudicated win for Red" => Some(AdjudicatedWin { winner: Color::Red }),
+            "adjudicated win for Black" => Some(AdjudicatedWin {
+                winner: Color::Black,
+            }),
+            _ => None,
+        };
+        if let Some(t) = fixed {
+            return Ok(t);
+        }
+        let (side, rest) = if let Some(rest) = text.strip_prefix("Red ") {
+            (Color::Red, rest)
+        } else if let Some(rest) = text.strip_prefix("Black ") {
+            (Color::Black, rest)
+        } else {
+            return Err(bad());
+        };
+        Ok(match rest {
+            "gave no move" => NoMove { side },
+            "answered nobestmove" => NoBestMove {
+                side,
+                fen: String::new(),
+                last_lines: Vec::new(),
+            },
+            "engine crashed" => Crash { side },
+            "engine did not answer" => NoAnswer { side },
+            "lost on time" => TimeForfeit { side },
+            "resigned" => Resign { side },
+            _ => {
+                if let Some(t) = rest.strip_prefix("illegal move ") {
+                    IllegalMove {
+                        side,
+                        text: t.to_string(),
+                    }
+                } else if let Some(e) = rest.strip_prefix("engine failed to start: ") {
+                    StartFailure {
+                        side,
+                        error: e.to_string(),
+                    }
+                } else if let Some(mv) = rest
+                    .strip_prefix("repeated the banned move ")
+                    .and_then(|m| m.strip_suffix(" (must vary)"))
+                {
+                    BannedMove {
+                        side,
+                        mv: mv.parse().map_err(|_| bad())?,
+                    }
+                } else {
+                    return Err(bad());
+                }
+            }
+        })
+    }
+}
+
 impl Termination {
     /// What the record should add to the one-line reason, if anything: for
     /// `nobestmove`, the position and the engine's last lines.

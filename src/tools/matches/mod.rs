@@ -14,7 +14,8 @@
 //! colours swapped. Every game starts fresh engine processes, so a process
 //! serves one game at a time and an engine that crashed is simply started
 //! again for its next game. Ctrl-C stops the match and keeps (and reports)
-//! the games already finished.
+//! the games already finished; run the same command with `--resume` to go on
+//! from the PGN file (`resume`).
 //!
 //! The runner keeps both clocks itself, timing each move from writing `go` to
 //! reading `bestmove`; an engine loses on time when it overruns its clock by
@@ -27,6 +28,7 @@
 //!
 //! Files: `engine` (processes and protocol), `game` (one refereed game),
 //! `timecontrol`, `openings`, `runner` (schedule, workers, output), `pgn`,
+//! `resume` (a stopped match's games read back from its PGN),
 //! `standings`, `stats` (Elo, LOS, SPRT), `usage` (clock, depth and speed
 //! per engine), `config` and `cli`.
 
@@ -37,6 +39,7 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod resume;
 pub mod runner;
 pub mod standings;
 pub mod stats;

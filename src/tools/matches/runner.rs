@@ -11,7 +11,7 @@ use super::standings::{self, Played, Row, Scale};
 use super::stats::{self, Sprt, SprtDecision, Wdl};
 use super::usage;
 use crate::rules::Outcome;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -30,6 +30,8 @@ pub struct MatchConfig {
     pub concurrency: usize,
     pub settings: GameSettings,
     pub pgn: Option<PathBuf>,
+    /// Count the games of this schedule already in `pgn` (`resume::load`).
+    pub resume: bool,
     pub scale: Scale,
     pub sprt: Option<Sprt>,
     pub event: String,
@@ -46,6 +48,7 @@ impl MatchConfig {
             concurrency: 1,
             settings,
             pgn: None,
+            resume: false,
             scale: Scale::default(),
             sprt: None,
             event: "Chuhe match".to_string(),
@@ -114,13 +117,56 @@ pub fn run(
     stop: Arc<AtomicBool>,
     out: &mut dyn Write,
 ) -> io::Result<MatchReport> {
+    run_from(cfg, Vec::new(), referee, stop, out)
+}
+
+/// Plays the rounds of the match not in `done` (games already played, from
+/// `resume::load`), which count in the score and the report as if played now.
+pub fn run_from(
+    cfg: &MatchConfig,
+    done: Vec<(Job, GameRecord)>,
+    referee: Arc<dyn Referee>,
+    stop: Arc<AtomicBool>,
+    out: &mut dyn Write,
+) -> io::Result<MatchReport> {
     let jobs = schedule(cfg);
     let total = jobs.len();
-    let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
+    let done_rounds: HashSet<usize> = done.iter().map(|(j, _)| j.round).collect();
+    let pending: VecDeque<Job> = jobs
+        .into_iter()
+        .filter(|j| !done_rounds.contains(&j.round))
+        .collect();
+    let queue = Arc::new(Mutex::new(pending));
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally {
+        cfg,
+        names: &names,
+        total,
+        queue: &queue,
+        played: Vec::new(),
+        report: MatchReport {
+            games: Vec::new(),
+            standings: Vec::new(),
+            wdl: (names.len() == 2).then(Wdl::default),
+            sprt: None,
+            stopped_early: false,
+        },
+    };
+    if !done.is_empty() {
+        let n = done.len();
+        for (job, record) in done {
+            tally.add(job, record);
+        }
+        writeln!(out, "Resumed {n} of {total} games from the PGN file")?;
+        tally.progress(out)?;
+    }
+
     let (tx, rx) = mpsc::channel::<(Job, GameRecord)>();
     let workers = cfg.concurrency.clamp(1, total.max(1));
     let mut resolved = cfg.clone();
-    detect_protocols(&mut resolved.engines, &cfg.settings, &stop);
+    if queue.lock().is_ok_and(|q| !q.is_empty()) {
+        detect_protocols(&mut resolved.engines, &cfg.settings, &stop);
+    }
     let cfg_shared = Arc::new(resolved);
     let mut handles = Vec::with_capacity(workers);
     for _ in 0..workers {
@@ -156,15 +202,6 @@ pub fn run(
     }
     drop(tx);
 
-    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-    let mut report = MatchReport {
-        games: Vec::new(),
-        standings: Vec::new(),
-        wdl: (names.len() == 2).then(Wdl::default),
-        sprt: None,
-        stopped_early: false,
-    };
-    let mut played: Vec<Played> = Vec::new();
     let tc_text = cfg.settings.tc.to_string();
     for (job, record) in rx {
         let Some(outcome) = record.outcome else {
@@ -188,11 +225,6 @@ pub fn run(
                 writeln!(out, "warning: cannot write PGN to {}: {e}", path.display())?;
             }
         }
-        played.push(Played {
-            red: job.red,
-            black: job.black,
-            outcome,
-        });
         writeln!(
             out,
             "Game {} ({} vs {}, {}): {} {{{}}}",
@@ -203,7 +235,43 @@ pub fn run(
             pgn::result_text(Some(outcome)),
             record.termination
         )?;
-        if let Some(wdl) = &mut report.wdl {
+        tally.add(job, record);
+        tally.progress(out)?;
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    let mut report = tally.report;
+    if stop.load(Ordering::Relaxed) && report.games.len() < total {
+        report.stopped_early = true;
+    }
+    report.standings = standings::standings(&names, &tally.played, &cfg.scale);
+    write_final(cfg, &report, total, out)?;
+    Ok(report)
+}
+
+/// The score so far, and the SPRT's say on whether to go on.
+struct Tally<'a> {
+    cfg: &'a MatchConfig,
+    names: &'a [String],
+    total: usize,
+    queue: &'a Mutex<VecDeque<Job>>,
+    played: Vec<Played>,
+    report: MatchReport,
+}
+
+impl Tally<'_> {
+    /// Counts a finished game; a decided SPRT empties the queue.
+    fn add(&mut self, job: Job, record: GameRecord) {
+        let Some(outcome) = record.outcome else {
+            return;
+        };
+        self.played.push(Played {
+            red: job.red,
+            black: job.black,
+            outcome,
+        });
+        if let Some(wdl) = &mut self.report.wdl {
             let first_wins = match outcome {
                 Outcome::Draw => None,
                 Outcome::RedWins => Some(job.red == 0),
@@ -214,36 +282,38 @@ pub fn run(
                 Some(false) => wdl.losses += 1,
                 None => wdl.draws += 1,
             }
-            writeln!(out, "{}", progress_line(&names, wdl, played.len(), total))?;
-            if let Some(sprt) = &cfg.sprt {
+            if let Some(sprt) = &self.cfg.sprt {
                 let decision = sprt.decide(wdl);
-                report.sprt = Some((sprt.llr(wdl), decision));
+                self.report.sprt = Some((sprt.llr(wdl), decision));
                 if decision != SprtDecision::Continue {
-                    if let Ok(mut q) = queue.lock() {
+                    if let Ok(mut q) = self.queue.lock() {
                         if !q.is_empty() {
-                            report.stopped_early = true;
+                            self.report.stopped_early = true;
                         }
                         q.clear();
                     }
                 }
             }
+        }
+        self.report.games.push((job, record));
+    }
+
+    /// The running score: one line for a match, the table otherwise.
+    fn progress(&self, out: &mut dyn Write) -> io::Result<()> {
+        let played = self.played.len();
+        if let Some(wdl) = &self.report.wdl {
+            writeln!(
+                out,
+                "{}",
+                progress_line(self.names, wdl, played, self.total)
+            )?;
         } else {
-            let rows = standings::standings(&names, &played, &cfg.scale);
-            writeln!(out, "After {} of {} games:", played.len(), total)?;
+            let rows = standings::standings(self.names, &self.played, &self.cfg.scale);
+            writeln!(out, "After {played} of {} games:", self.total)?;
             write!(out, "{}", standings::format_table(&rows))?;
         }
-        out.flush()?;
-        report.games.push((job, record));
+        out.flush()
     }
-    for h in handles {
-        let _ = h.join();
-    }
-    if stop.load(Ordering::Relaxed) && report.games.len() < total {
-        report.stopped_early = true;
-    }
-    report.standings = standings::standings(&names, &played, &cfg.scale);
-    write_final(cfg, &report, total, out)?;
-    Ok(report)
 }
 
 /// Settles `auto` protocols once, before the games, so that a UCI-only engine
