@@ -2,7 +2,7 @@
 //! stdin/stdout; subcommands run the tools.
 
 use chuhe::board::Position;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -66,79 +66,10 @@ enum Command {
     Match(Box<chuhe::tools::matches::MatchArgs>),
     /// Generate training positions for the network by self-play at a fixed
     /// node budget per move (appends to --out; Ctrl-C keeps what was written).
-    Datagen {
-        /// Number of games to play.
-        #[arg(long, default_value_t = 1000)]
-        games: u64,
-        /// Nodes searched per move.
-        #[arg(long, default_value_t = 6000)]
-        nodes: u64,
-        /// Games played at once (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Output file (created, or appended to).
-        #[arg(long)]
-        out: std::path::PathBuf,
-        /// Opening suite to start from (one chosen at random per game);
-        /// the start position when absent.
-        #[arg(long)]
-        openings: Option<std::path::PathBuf>,
-        /// Random legal plies played after the opening.
-        #[arg(long, default_value_t = 6)]
-        random_plies: u32,
-        /// Seed: the same seed and settings replay the same games.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Transposition table per game thread, MB.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// Evaluation the games are played with: `nnue` (the built-in
-        /// network), `hce` (hand-crafted), or a network file.
-        #[arg(long, default_value = "nnue")]
-        eval: String,
-    },
+    Datagen(DatagenArgs),
     /// Train the network on datagen files; writes the quantised network to
     /// --out after every epoch.
-    Train {
-        /// Training data files (chuhe datagen output).
-        #[arg(required = true)]
-        data: Vec<std::path::PathBuf>,
-        /// The quantised network written after each epoch.
-        #[arg(long)]
-        out: std::path::PathBuf,
-        #[arg(long, default_value_t = 20)]
-        epochs: usize,
-        #[arg(long, default_value_t = 16384)]
-        batch: usize,
-        #[arg(long, default_value_t = 0.001)]
-        lr: f32,
-        /// Learning-rate factor applied after each epoch.
-        #[arg(long, default_value_t = 0.92)]
-        lr_decay: f32,
-        /// Weight of the game result in the target (0..1; the rest is the search score).
-        #[arg(long, default_value_t = 0.3)]
-        wdl: f32,
-        /// Centipawns per unit of network output (the score's sigmoid scale).
-        #[arg(long, default_value_t = 300.0)]
-        scale: f32,
-        /// Fraction of the positions held back for validation.
-        #[arg(long, default_value_t = 0.05)]
-        val_fraction: f64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Directory for a checkpoint after each epoch.
-        #[arg(long)]
-        checkpoint: Option<std::path::PathBuf>,
-        /// Resume from a checkpoint file.
-        #[arg(long)]
-        resume: Option<std::path::PathBuf>,
-        /// Use at most this many positions (the first ones read).
-        #[arg(long)]
-        max_positions: Option<usize>,
-    },
+    Train(Box<TrainArgs>),
     /// Analyse a game: scores, best moves, marked mistakes, the rules
     /// verdict; writes the annotated game and an HTML report.
     Analyze(Box<chuhe::tools::analyze::cli::AnalyzeArgs>),
@@ -156,6 +87,81 @@ enum Command {
         #[arg(long, value_parser = chuhe::tools::convert::parse_format)]
         to: Option<chuhe::record::Format>,
     },
+}
+
+#[derive(Args)]
+struct DatagenArgs {
+    /// Number of games to play.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 6000)]
+    nodes: u64,
+    /// Games played at once (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output file (created, or appended to).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Opening suite to start from (one chosen at random per game);
+    /// the start position when absent.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Random legal plies played after the opening.
+    #[arg(long, default_value_t = 6)]
+    random_plies: u32,
+    /// Seed: the same seed and settings replay the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Transposition table per game thread, MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Evaluation the games are played with: `nnue` (the built-in
+    /// network), `hce` (hand-crafted), or a network file.
+    #[arg(long, default_value = "nnue")]
+    eval: String,
+}
+
+#[derive(Args)]
+struct TrainArgs {
+    /// Training data files (chuhe datagen output).
+    #[arg(required = true)]
+    data: Vec<std::path::PathBuf>,
+    /// The quantised network written after each epoch.
+    #[arg(long)]
+    out: std::path::PathBuf,
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Learning-rate factor applied after each epoch.
+    #[arg(long, default_value_t = 0.92)]
+    lr_decay: f32,
+    /// Weight of the game result in the target (0..1; the rest is the search score).
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f32,
+    /// Centipawns per unit of network output (the score's sigmoid scale).
+    #[arg(long, default_value_t = 300.0)]
+    scale: f32,
+    /// Fraction of the positions held back for validation.
+    #[arg(long, default_value_t = 0.05)]
+    val_fraction: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Directory for a checkpoint after each epoch.
+    #[arg(long)]
+    checkpoint: Option<std::path::PathBuf>,
+    /// Resume from a checkpoint file.
+    #[arg(long)]
+    resume: Option<std::path::PathBuf>,
+    /// Use at most this many positions (the first ones read).
+    #[arg(long)]
+    max_positions: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -190,29 +196,36 @@ enum BookCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    // Every tool reports a failure the same way: `error: ...` on stderr and
+    // exit status 2 (1 is left for "ran, but some inputs failed").
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(command: Option<Command>) -> Result<ExitCode, String> {
+    match command {
+        None => chuhe::protocol::run_stdio(),
         Some(Command::Perft {
             fen,
             depth,
             divide,
             threads,
         }) => {
-            let pos = match fen.as_deref().map(Position::from_fen) {
-                None => Position::startpos(),
-                Some(Ok(p)) => p,
-                Some(Err(e)) => {
-                    eprintln!("error: bad --fen: {e}");
-                    return ExitCode::from(2);
-                }
-            };
+            let pos = start_position(fen.as_deref())?;
             let max = chuhe::tools::perft::MAX_DEPTH;
             if depth > max {
-                eprintln!("error: --depth {depth} is too deep for perft (at most {max})");
-                return ExitCode::from(2);
+                return Err(format!(
+                    "--depth {depth} is too deep for perft (at most {max})"
+                ));
             }
             let threads = threads.clamp(1, chuhe::search::MAX_THREADS);
             chuhe::tools::perft::run(&pos, depth, divide, threads, &mut |l| println!("{l}"));
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench {
             depth,
@@ -222,17 +235,12 @@ fn main() -> ExitCode {
             movetime,
             eval,
         }) => {
-            let net = match eval_choice(&eval) {
-                Ok(n) => n,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
             use chuhe::search::{MAX_DEPTH, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB};
+            let net = eval_choice(&eval)?;
             if !(1..=MAX_DEPTH).contains(&depth) {
-                eprintln!("error: --depth {depth} is out of range (1 to {MAX_DEPTH})");
-                return ExitCode::from(2);
+                return Err(format!(
+                    "--depth {depth} is out of range (1 to {MAX_DEPTH})"
+                ));
             }
             let threads = threads.clamp(1, MAX_THREADS);
             let hash = hash.clamp(MIN_HASH_MB, MAX_HASH_MB);
@@ -242,13 +250,7 @@ fn main() -> ExitCode {
                     chuhe::tools::bench::run(net, depth, threads, hash, &mut print);
                 }
                 Some(fen) => {
-                    let pos = match Position::from_fen(&fen) {
-                        Ok(p) => p,
-                        Err(e) => {
-                            eprintln!("error: bad --fen: {e}");
-                            return ExitCode::from(2);
-                        }
-                    };
+                    let pos = start_position(Some(&fen))?;
                     let limits = chuhe::search::Limits {
                         depth: movetime.is_none().then_some(depth),
                         movetime: movetime.map(std::time::Duration::from_millis),
@@ -257,227 +259,157 @@ fn main() -> ExitCode {
                     chuhe::tools::bench::analyse(net, &pos, &limits, threads, hash, &mut print);
                 }
             }
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Judge { fen, moves, json }) => {
             use chuhe::tools::judge;
-            let pos = match judge::replay(fen.as_deref(), &moves) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
+            let pos = judge::replay(fen.as_deref(), &moves).map_err(|e| e.to_string())?;
             let j = judge::judge_game(&pos);
             if json {
                 println!("{}", judge::render_json(&pos, &j));
             } else {
                 print!("{}", judge::render_text(&pos, &j));
             }
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Match(args)) => match chuhe::tools::matches::cli::run(*args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Command::Datagen {
-            games,
-            nodes,
-            threads,
-            out,
-            openings,
-            random_plies,
-            seed,
-            hash,
-            eval,
-        }) => {
-            use chuhe::tools::datagen;
-            let net = match eval_choice(&eval) {
-                Ok(n) => n,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let openings = match openings {
-                None => Vec::new(),
-                Some(p) => match chuhe::tools::matches::openings::load(&p) {
-                    Ok(o) => o,
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
-            };
-            if nodes == 0 || random_plies > 200 {
-                eprintln!("error: --nodes must be positive and --random-plies at most 200");
-                return ExitCode::from(2);
-            }
-            let threads = threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                .clamp(1, 256);
-            let cfg = datagen::DatagenConfig {
-                games,
-                nodes,
-                threads,
-                out,
-                openings,
-                random_plies,
-                seed,
-                hash_mb: hash.clamp(1, 4096),
-                net,
-            };
-            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let flag = stop.clone();
-            let _ =
-                ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
-            match datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")) {
-                Ok(n) => {
-                    println!("positions {n}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some(Command::Book(cmd)) => book(cmd),
-        Some(Command::Analyze(args)) => match chuhe::tools::analyze::cli::run(*args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        Some(Command::Match(args)) => chuhe::tools::matches::cli::run(*args)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| e.to_string()),
+        Some(Command::Datagen(args)) => datagen(args),
+        Some(Command::Train(args)) => train(*args),
+        Some(Command::Book(cmd)) => book(cmd).map(|()| ExitCode::SUCCESS),
+        Some(Command::Analyze(args)) => chuhe::tools::analyze::cli::run(*args)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| e.to_string()),
         Some(Command::Convert { mut paths, to }) => {
             let out = paths.pop().unwrap_or_default();
-            match chuhe::tools::convert::convert(&paths, &out, to) {
-                Ok(summary) => {
-                    println!(
-                        "converted {} game(s) into {} file(s)",
-                        summary.games,
-                        summary.written.len()
-                    );
-                    if summary.failed.is_empty() {
-                        ExitCode::SUCCESS
-                    } else {
-                        eprintln!("could not convert {}:", summary.failed.len());
-                        for f in &summary.failed {
-                            eprintln!("  {f}");
-                        }
-                        ExitCode::from(1)
-                    }
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some(Command::Train {
-            data,
-            out,
-            epochs,
-            batch,
-            lr,
-            lr_decay,
-            wdl,
-            scale,
-            val_fraction,
-            seed,
-            threads,
-            checkpoint,
-            resume,
-            max_positions,
-        }) => {
-            use chuhe::nnue::train;
-            // Written as ranges so that NaN fails every test.
-            if !(0.0..=1.0).contains(&wdl)
-                || !(f32::MIN_POSITIVE..=1e6).contains(&scale)
-                || !(0.0..0.5).contains(&val_fraction)
-                || batch == 0
-                || !(f32::MIN_POSITIVE..=1.0).contains(&lr)
-            {
-                eprintln!("error: need 0 <= --wdl <= 1, --scale > 0, 0 <= --val-fraction < 0.5, --batch > 0, --lr > 0");
-                return ExitCode::from(2);
-            }
-            if let Some(t) = threads {
-                let _ = rayon::ThreadPoolBuilder::new()
-                    .num_threads(t.clamp(1, 256))
-                    .build_global();
-            }
-            let mut records = Vec::new();
-            for p in &data {
-                match chuhe::nnue::data::read_all(p) {
-                    Ok(r) => records.extend(r),
-                    Err(e) => {
-                        eprintln!("error: {}: {e}", p.display());
-                        return ExitCode::from(2);
-                    }
-                }
-            }
-            if let Some(m) = max_positions {
-                records.truncate(m);
-            }
-            if records.len() < 2 {
-                eprintln!(
-                    "error: not enough positions to train on ({})",
-                    records.len()
-                );
-                return ExitCode::from(2);
-            }
-            let cfg = train::TrainConfig {
-                epochs,
-                batch,
-                lr,
-                lr_decay,
-                wdl,
-                scale,
-                val_fraction,
-                seed,
-                checkpoint,
-                ..Default::default()
-            };
-            let trainer = match resume {
-                Some(p) => match train::Trainer::load_checkpoint(&p) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
-                None => train::Trainer::new(train::FloatNet::random(seed)),
-            };
-            let summary = train::summarise(&records);
-            eprintln!(
-                "data {} positions: wins {:.1}%, draws {:.1}%, losses {:.1}%; \
-                 the results fit sigmoid(score / {:.0}) best (--scale {})",
-                summary.positions,
-                summary.wdl[0] * 100.0,
-                summary.wdl[1] * 100.0,
-                summary.wdl[2] * 100.0,
-                summary.fitted_scale,
-                scale
+            let summary = chuhe::tools::convert::convert(&paths, &out, to)?;
+            println!(
+                "converted {} game(s) into {} file(s)",
+                summary.games,
+                summary.written.len()
             );
-            match train::run(trainer, records, &cfg, &out, &mut |l| eprintln!("{l}")) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
+            if summary.failed.is_empty() {
+                return Ok(ExitCode::SUCCESS);
             }
+            eprintln!("could not convert {}:", summary.failed.len());
+            for f in &summary.failed {
+                eprintln!("  {f}");
+            }
+            Ok(ExitCode::from(1))
         }
-        None => chuhe::protocol::run_stdio(),
     }
 }
 
-fn book(cmd: BookCommand) -> ExitCode {
+/// `--fen`, or the start position when absent.
+fn start_position(fen: Option<&str>) -> Result<Position, String> {
+    match fen {
+        None => Ok(Position::startpos()),
+        Some(f) => Position::from_fen(f).map_err(|e| format!("bad --fen: {e}")),
+    }
+}
+
+fn datagen(a: DatagenArgs) -> Result<ExitCode, String> {
+    use chuhe::tools::datagen;
+    let net = eval_choice(&a.eval)?;
+    let openings = match a.openings {
+        None => Vec::new(),
+        Some(p) => chuhe::tools::matches::openings::load(&p).map_err(|e| e.to_string())?,
+    };
+    if a.nodes == 0 || a.random_plies > 200 {
+        return Err("--nodes must be positive and --random-plies at most 200".into());
+    }
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, 256);
+    let cfg = datagen::DatagenConfig {
+        games: a.games,
+        nodes: a.nodes,
+        threads,
+        out: a.out,
+        openings,
+        random_plies: a.random_plies,
+        seed: a.seed,
+        hash_mb: a.hash.clamp(1, 4096),
+        net,
+    };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    let n = datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")).map_err(|e| e.to_string())?;
+    println!("positions {n}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn train(a: TrainArgs) -> Result<ExitCode, String> {
+    use chuhe::nnue::train;
+    // Written as ranges so that NaN fails every test.
+    if !(0.0..=1.0).contains(&a.wdl)
+        || !(f32::MIN_POSITIVE..=1e6).contains(&a.scale)
+        || !(0.0..0.5).contains(&a.val_fraction)
+        || a.batch == 0
+        || !(f32::MIN_POSITIVE..=1.0).contains(&a.lr)
+    {
+        return Err(
+            "need 0 <= --wdl <= 1, --scale > 0, 0 <= --val-fraction < 0.5, --batch > 0, --lr > 0"
+                .into(),
+        );
+    }
+    if let Some(t) = a.threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(t.clamp(1, 256))
+            .build_global();
+    }
+    let mut records = Vec::new();
+    for p in &a.data {
+        let r = chuhe::nnue::data::read_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        records.extend(r);
+    }
+    if let Some(m) = a.max_positions {
+        records.truncate(m);
+    }
+    if records.len() < 2 {
+        return Err(format!(
+            "not enough positions to train on ({})",
+            records.len()
+        ));
+    }
+    let cfg = train::TrainConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lr_decay: a.lr_decay,
+        wdl: a.wdl,
+        scale: a.scale,
+        val_fraction: a.val_fraction,
+        seed: a.seed,
+        checkpoint: a.checkpoint,
+        ..Default::default()
+    };
+    let trainer = match a.resume {
+        Some(p) => train::Trainer::load_checkpoint(&p).map_err(|e| e.to_string())?,
+        None => train::Trainer::new(train::FloatNet::random(a.seed)),
+    };
+    let summary = train::summarise(&records);
+    eprintln!(
+        "data {} positions: wins {:.1}%, draws {:.1}%, losses {:.1}%; \
+         the results fit sigmoid(score / {:.0}) best (--scale {})",
+        summary.positions,
+        summary.wdl[0] * 100.0,
+        summary.wdl[1] * 100.0,
+        summary.wdl[2] * 100.0,
+        summary.fitted_scale,
+        a.scale
+    );
+    train::run(trainer, records, &cfg, &a.out, &mut |l| eprintln!("{l}"))
+        .map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn book(cmd: BookCommand) -> Result<(), String> {
     use chuhe::tools::book;
-    let result = match cmd {
+    match cmd {
         BookCommand::Build {
             out,
             min_games,
@@ -485,26 +417,18 @@ fn book(cmd: BookCommand) -> ExitCode {
             games,
         } => {
             let opts = chuhe::book::build::BuildOptions { min_games, max_ply };
-            book::build(&out, &games, opts, &read_games, &mut |w| {
+            let summary = book::build(&out, &games, opts, &read_games, &mut |w| {
                 eprintln!("warning: {w}")
-            })
-            .map(|summary| println!("{summary}"))
+            })?;
+            println!("{summary}");
         }
         BookCommand::Probe { book, fen, moves } => {
-            book::probe(&book, fen.as_deref(), &moves).map(|lines| {
-                for l in lines {
-                    println!("{l}");
-                }
-            })
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
+            for l in book::probe(&book, fen.as_deref(), &moves)? {
+                println!("{l}");
+            }
         }
     }
+    Ok(())
 }
 
 /// `--eval`: `nnue` (the built-in network), `hce` (None: hand-crafted), or
