@@ -166,27 +166,40 @@ impl std::str::FromStr for Termination {
     fn from_str(text: &str) -> Result<Self, String> {
         use Termination::*;
         let bad = || format!("unknown termination '{text}'");
-        let fixed = match text {
-            "checkmate" => Some(Rules(Reason::Checkmate)),
-            "stalemate" => Some(Rules(Reason::Stalemate)),
-            "perpetual check" => Some(Rules(Reason::PerpetualCheck)),
-            "perpetual attack" => Some(Rules(Reason::PerpetualAttack)),
-            "repetition draw" => Some(Rules(Reason::RepetitionDraw)),
-            "natural move limit" => Some(Rules(Reason::NaturalLimit)),
-            "no winning material" => Some(Rules(Reason::NoWinningMaterial)),
-            "draw agreed" => Some(DrawAgreed),
-            "adjudicated draw" => Some(AdjudicatedDraw),
-            "move cap reached" => Some(MaxPlies),
-            "interrupted" => Some(Interrupted),
-            "adjudicated win for Red" => Some(AdjudicatedWin { winner: Color::Red }),
-            "adjudicated win for Black" => Some(AdjudicatedWin {
-                winner: Color::Black,
-            }),
-            _ => None,
-        };
-        if let Some(t) = fixed {
+        // Variants whose text is fixed (or fixed but for the side): compared
+        // through Display, so the words are written once.
+        let mut fixed = vec![DrawAgreed, AdjudicatedDraw, MaxPlies, Interrupted];
+        fixed.extend(
+            [
+                Reason::Checkmate,
+                Reason::Stalemate,
+                Reason::PerpetualCheck,
+                Reason::PerpetualAttack,
+                Reason::RepetitionDraw,
+                Reason::NaturalLimit,
+                Reason::NoWinningMaterial,
+            ]
+            .map(Rules),
+        );
+        for side in [Color::Red, Color::Black] {
+            fixed.extend([
+                NoMove { side },
+                NoBestMove {
+                    side,
+                    fen: String::new(),
+                    last_lines: Vec::new(),
+                },
+                Crash { side },
+                NoAnswer { side },
+                TimeForfeit { side },
+                Resign { side },
+                AdjudicatedWin { winner: side },
+            ]);
+        }
+        if let Some(t) = fixed.into_iter().find(|t| t.to_string() == text) {
             return Ok(t);
         }
+        // The variants that carry text of their own.
         let (side, rest) = if let Some(rest) = text.strip_prefix("Red ") {
             (Color::Red, rest)
         } else if let Some(rest) = text.strip_prefix("Black ") {
@@ -194,41 +207,27 @@ impl std::str::FromStr for Termination {
         } else {
             return Err(bad());
         };
-        Ok(match rest {
-            "gave no move" => NoMove { side },
-            "answered nobestmove" => NoBestMove {
+        if let Some(t) = rest.strip_prefix("illegal move ") {
+            Ok(IllegalMove {
                 side,
-                fen: String::new(),
-                last_lines: Vec::new(),
-            },
-            "engine crashed" => Crash { side },
-            "engine did not answer" => NoAnswer { side },
-            "lost on time" => TimeForfeit { side },
-            "resigned" => Resign { side },
-            _ => {
-                if let Some(t) = rest.strip_prefix("illegal move ") {
-                    IllegalMove {
-                        side,
-                        text: t.to_string(),
-                    }
-                } else if let Some(e) = rest.strip_prefix("engine failed to start: ") {
-                    StartFailure {
-                        side,
-                        error: e.to_string(),
-                    }
-                } else if let Some(mv) = rest
-                    .strip_prefix("repeated the banned move ")
-                    .and_then(|m| m.strip_suffix(" (must vary)"))
-                {
-                    BannedMove {
-                        side,
-                        mv: mv.parse().map_err(|_| bad())?,
-                    }
-                } else {
-                    return Err(bad());
-                }
-            }
-        })
+                text: t.to_string(),
+            })
+        } else if let Some(e) = rest.strip_prefix("engine failed to start: ") {
+            Ok(StartFailure {
+                side,
+                error: e.to_string(),
+            })
+        } else if let Some(mv) = rest
+            .strip_prefix("repeated the banned move ")
+            .and_then(|m| m.strip_suffix(" (must vary)"))
+        {
+            Ok(BannedMove {
+                side,
+                mv: mv.parse().map_err(|_| bad())?,
+            })
+        } else {
+            Err(bad())
+        }
     }
 }
 
