@@ -206,10 +206,10 @@ fn a_stopped_match_resumes_from_its_pgn() {
     let jobs = runner::schedule(&cfg);
     let done = resume::load(&pgn, &cfg, &jobs).unwrap();
     assert_eq!((done.games.len(), done.ignored), (before, 0));
+    cfg.resume = true;
     let mut out = Vec::new();
-    let report = runner::run_from(
+    let report = runner::run(
         &cfg,
-        done.games,
         Arc::new(RulesReferee),
         Arc::new(AtomicBool::new(false)),
         &mut out,

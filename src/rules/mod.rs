@@ -94,6 +94,16 @@ pub enum Reason {
 }
 
 impl Reason {
+    pub const ALL: [Reason; 7] = [
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::PerpetualCheck,
+        Reason::PerpetualAttack,
+        Reason::RepetitionDraw,
+        Reason::NaturalLimit,
+        Reason::NoWinningMaterial,
+    ];
+
     /// The reason as the case file and the `judge` tool spell it.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -75,6 +75,15 @@ impl BenchResult {
     }
 }
 
+/// A fresh engine with the bench's settings.
+fn new_engine(net: Option<Arc<Network>>, threads: usize, hash_mb: usize) -> Engine {
+    let mut engine = Engine::new();
+    engine.set_network(net);
+    engine.set_hash_mb(hash_mb);
+    engine.set_threads(threads);
+    engine
+}
+
 /// Searches one position with the given limits, printing every info line
 /// (for measuring time to depth or depth in a given time).
 pub fn analyse(
@@ -85,10 +94,7 @@ pub fn analyse(
     hash_mb: usize,
     out: &mut dyn FnMut(&str),
 ) -> BenchResult {
-    let mut engine = Engine::new();
-    engine.set_network(net);
-    engine.set_hash_mb(hash_mb);
-    engine.set_threads(threads);
+    let mut engine = new_engine(net, threads, hash_mb);
     let start = Instant::now();
     let r = engine.go(pos, limits, &mut |i| {
         let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
@@ -127,10 +133,7 @@ pub fn run(
     hash_mb: usize,
     out: &mut dyn FnMut(&str),
 ) -> BenchResult {
-    let mut engine = Engine::new();
-    engine.set_network(net);
-    engine.set_hash_mb(hash_mb);
-    engine.set_threads(threads);
+    let mut engine = new_engine(net, threads, hash_mb);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -4,7 +4,6 @@ use super::adjudication::{Adjudication, DrawRule, ResignRule};
 use super::config::{parse_engine_arg, ConfigError, FileConfig};
 use super::game::{GameSettings, RulesReferee};
 use super::openings;
-use super::resume;
 use super::runner::{self, MatchConfig};
 use super::standings::Scale;
 use super::stats::Sprt;
@@ -203,24 +202,9 @@ pub fn run(args: MatchArgs) -> Result<(), ConfigError> {
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
         .map_err(|e| ConfigError(format!("cannot catch Ctrl-C: {e}")))?;
-    let done = match (&cfg.pgn, cfg.resume) {
-        (Some(path), true) => {
-            let resumed = resume::load(path, &cfg, &runner::schedule(&cfg)).map_err(ConfigError)?;
-            if resumed.ignored > 0 {
-                eprintln!(
-                    "note: {} game(s) in {} are not rounds of this match (other engines, \
-                     openings or rounds, unfinished, or a round twice) and do not count",
-                    resumed.ignored,
-                    path.display()
-                );
-            }
-            resumed.games
-        }
-        _ => Vec::new(),
-    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    runner::run_from(&cfg, done, Arc::new(RulesReferee), stop, &mut out)
+    runner::run(&cfg, Arc::new(RulesReferee), stop, &mut out)
         .map(|_| ())
-        .map_err(|e| ConfigError(format!("output: {e}")))
+        .map_err(ConfigError)
 }

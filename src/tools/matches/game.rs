@@ -169,18 +169,7 @@ impl std::str::FromStr for Termination {
         // Variants whose text is fixed (or fixed but for the side): compared
         // through Display, so the words are written once.
         let mut fixed = vec![DrawAgreed, AdjudicatedDraw, MaxPlies, Interrupted];
-        fixed.extend(
-            [
-                Reason::Checkmate,
-                Reason::Stalemate,
-                Reason::PerpetualCheck,
-                Reason::PerpetualAttack,
-                Reason::RepetitionDraw,
-                Reason::NaturalLimit,
-                Reason::NoWinningMaterial,
-            ]
-            .map(Rules),
-        );
+        fixed.extend(Reason::ALL.map(Rules));
         for side in [Color::Red, Color::Black] {
             fixed.extend([
                 NoMove { side },

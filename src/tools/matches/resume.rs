@@ -392,17 +392,7 @@ mod tests {
             Termination::MaxPlies,
             Termination::Interrupted,
         ];
-        for r in [
-            Reason::Checkmate,
-            Reason::Stalemate,
-            Reason::PerpetualCheck,
-            Reason::PerpetualAttack,
-            Reason::RepetitionDraw,
-            Reason::NaturalLimit,
-            Reason::NoWinningMaterial,
-        ] {
-            all.push(Termination::Rules(r));
-        }
+        all.extend(Reason::ALL.map(Termination::Rules));
         for side in [Color::Red, Color::Black] {
             all.extend([
                 Termination::IllegalMove {

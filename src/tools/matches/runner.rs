@@ -7,6 +7,7 @@ use super::engine::{Engine, EngineSpec, Protocol};
 use super::game::{self, GameRecord, GameSettings, GameSetup, Referee, Termination};
 use super::openings::Opening;
 use super::pgn::{self, PgnHeader};
+use super::resume;
 use super::standings::{self, Played, Row, Scale};
 use super::stats::{self, Sprt, SprtDecision, Wdl};
 use super::usage;
@@ -30,7 +31,7 @@ pub struct MatchConfig {
     pub concurrency: usize,
     pub settings: GameSettings,
     pub pgn: Option<PathBuf>,
-    /// Count the games of this schedule already in `pgn` (`resume::load`).
+    /// Go on from `pgn`: its games of this schedule count as played.
     pub resume: bool,
     pub scale: Scale,
     pub sprt: Option<Sprt>,
@@ -110,26 +111,51 @@ pub struct MatchReport {
 }
 
 /// Plays the match. `stop` ends it early (Ctrl-C): games in progress are
-/// dropped, finished ones are kept. Progress and tables go to `out`.
+/// dropped, finished ones are kept. With `cfg.resume` the games of this
+/// schedule already in the PGN file count as played (`resume`) and only the
+/// other rounds are played. Progress and tables go to `out`; the error is a
+/// PGN file that cannot be resumed from, or `out` failing.
 pub fn run(
     cfg: &MatchConfig,
     referee: Arc<dyn Referee>,
     stop: Arc<AtomicBool>,
     out: &mut dyn Write,
-) -> io::Result<MatchReport> {
-    run_from(cfg, Vec::new(), referee, stop, out)
+) -> Result<MatchReport, String> {
+    let jobs = schedule(cfg);
+    let done = match (&cfg.pgn, cfg.resume) {
+        (Some(path), true) => {
+            let resumed = resume::load(path, cfg, &jobs)?;
+            if resumed.ignored > 0 {
+                writeln!(
+                    out,
+                    "note: {} game(s) in {} are not rounds of this match (other engines, \
+                     openings or rounds, unfinished, or a round twice) and do not count",
+                    resumed.ignored,
+                    path.display()
+                )
+                .map_err(output_error)?;
+            }
+            resumed.games
+        }
+        _ => Vec::new(),
+    };
+    play(cfg, jobs, done, referee, stop, out).map_err(output_error)
 }
 
-/// Plays the rounds of the match not in `done` (games already played, from
-/// `resume::load`), which count in the score and the report as if played now.
-pub fn run_from(
+fn output_error(e: io::Error) -> String {
+    format!("output: {e}")
+}
+
+/// Plays the rounds of `jobs` not in `done` (games already played), which
+/// count in the score and the report as if played now.
+fn play(
     cfg: &MatchConfig,
+    jobs: Vec<Job>,
     done: Vec<(Job, GameRecord)>,
     referee: Arc<dyn Referee>,
     stop: Arc<AtomicBool>,
     out: &mut dyn Write,
 ) -> io::Result<MatchReport> {
-    let jobs = schedule(cfg);
     let total = jobs.len();
     let done_rounds: HashSet<usize> = done.iter().map(|(j, _)| j.round).collect();
     let pending: VecDeque<Job> = jobs
