@@ -206,6 +206,12 @@ fn a_stopped_match_resumes_from_its_pgn() {
     let jobs = runner::schedule(&cfg);
     let done = resume::load(&pgn, &cfg, &jobs).unwrap();
     assert_eq!((done.games.len(), done.ignored), (before, 0));
+    // A game of no round of this schedule is left alone and said so.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let first_game = text.split_inclusive("\n\n[Event").next().unwrap();
+    let foreign = first_game.trim_end_matches("[Event").to_string();
+    let foreign = foreign.replacen("[Round \"", "[Round \"99", 1);
+    std::fs::write(&pgn, format!("{text}\n{foreign}")).unwrap();
     cfg.resume = true;
     let mut out = Vec::new();
     let report = runner::run(
@@ -221,6 +227,7 @@ fn a_stopped_match_resumes_from_its_pgn() {
         "{printed}"
     );
     assert!(printed.contains("Finished 8 of 8 games"), "{printed}");
+    assert!(printed.contains("note: 1 game(s)"), "{printed}");
     assert_eq!(report.games.len(), 8);
     // B resigns with Black and draws at the move cap with Red: +4 =4 for A,
     // whichever run played which game.
