@@ -94,6 +94,8 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in declaration order (for parsers that compare against
+    /// each one's text); a new variant goes here as well as in `as_str`.
     pub const ALL: [Reason; 7] = [
         Reason::Checkmate,
         Reason::Stalemate,
