@@ -1,14 +1,14 @@
 //! Move generation speed: legal generation over the perft suite positions,
 //! and perft of the start position to depths 4 and 5.
 
-use chuhe::board::Position;
-use chuhe::tools::perft::perft;
+use chuhe_core::board::perft::perft;
+use chuhe_core::board::Position;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
 fn suite() -> Vec<Position> {
     let mut out = Vec::new();
     for file in ["perft-classic.epd", "perft-random.epd"] {
-        let path = format!("{}/../shared/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
         if let Ok(text) = std::fs::read_to_string(path) {
             for line in text
                 .lines()

@@ -2,22 +2,23 @@
 //! incremental update (a quiet move and a capture) followed by an evaluation,
 //! as the search does them.
 
-use chuhe::board::Position;
-use chuhe::eval::{pieces_of, Evaluator};
-use chuhe::nnue::net::{Accumulator, Network};
-use chuhe::nnue::train::FloatNet;
+use chuhe::train::FloatNet;
+use chuhe_core::board::Position;
+use chuhe_core::eval::{pieces_of, Evaluator};
+use chuhe_core::nnue::net::{Accumulator, Network};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::sync::Arc;
 
 fn network() -> Arc<Network> {
     // The shipped network when there is one; otherwise random weights of
     // the same shape cost the same.
-    chuhe::nnue::default_network().unwrap_or_else(|| Arc::new(FloatNet::random(1).quantise(300.0)))
+    chuhe_core::nnue::default_network()
+        .unwrap_or_else(|| Arc::new(FloatNet::random(1).quantise(300.0)))
 }
 
 fn bench_nnue(c: &mut Criterion) {
     let net = network();
-    let pos = Position::from_fen(chuhe::tools::bench::POSITIONS[12]).unwrap();
+    let pos = Position::from_fen(chuhe::bench::POSITIONS[12]).unwrap();
     let mut acc = Accumulator::default();
     c.bench_function("nnue/refresh", |b| {
         b.iter(|| {
@@ -53,7 +54,7 @@ fn bench_nnue(c: &mut Criterion) {
         });
     }
     c.bench_function("hce/evaluate", |b| {
-        b.iter(|| chuhe::eval::hce_evaluate(black_box(&pos)))
+        b.iter(|| chuhe_core::eval::hce_evaluate(black_box(&pos)))
     });
 }
 

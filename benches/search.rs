@@ -1,9 +1,9 @@
 //! Search speed: nodes per second of a fixed-depth search over a few bench
 //! positions (opening, middle game, endgame), each from a fresh engine state.
 
-use chuhe::board::Position;
-use chuhe::search::{Engine, Limits};
-use chuhe::tools::bench::POSITIONS;
+use chuhe::bench::POSITIONS;
+use chuhe_core::board::Position;
+use chuhe_core::search::{Engine, Limits};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const DEPTH: u32 = 9;

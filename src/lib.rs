@@ -1,16 +1,16 @@
-//! Chuhe (楚河): a xiangqi engine.
-//!
-//! Data flows one way: `protocol` reads commands and drives the `search`,
-//! which walks `board` positions, scores them with `eval` and judges
-//! repetitions with `rules`. `tools` (perft, bench, judge, match) are built on
-//! the same library.
+//! Chuhe's tools, built on the engine core (`chuhe_core`): the match
+//! runner, game analysis, record reading and writing, opening-book
+//! building, self-play data generation and the network trainer, plus the
+//! command line's argument definitions. Nothing here is linked into the
+//! engine's search; the engine core never imports this crate.
 
-pub mod board;
+pub mod analyze;
+pub mod bench;
 pub mod book;
-pub mod eval;
-pub mod nnue;
-pub mod protocol;
+pub mod cli;
+pub mod convert;
+pub mod datagen;
+pub mod judge;
+pub mod matches;
 pub mod record;
-pub mod rules;
-pub mod search;
-pub mod tools;
+pub mod train;

@@ -2,11 +2,11 @@
 //! ply, marks, the annotated game and the rules verdict at the end. Small
 //! depths keep it quick.
 
-use chuhe::board::Move;
+use chuhe::analyze::{self, Analysis, Mark, Settings, Thresholds};
 use chuhe::record::{Game, MoveNode};
-use chuhe::rules::{Outcome, Reason};
-use chuhe::search::Limits;
-use chuhe::tools::analyze::{self, Analysis, Mark, Settings, Thresholds};
+use chuhe_core::board::Move;
+use chuhe_core::rules::{Outcome, Reason};
+use chuhe_core::search::Limits;
 
 fn game(fen: Option<&str>, moves: &str) -> Game {
     Game {
@@ -234,7 +234,7 @@ fn perpetual_chase_and_natural_limit_verdicts() {
     );
     let (a, _) = run(&g, 2);
     assert_eq!(a.plies.len(), 8);
-    assert_eq!(a.plies[0].side, chuhe::board::Color::Black);
+    assert_eq!(a.plies[0].side, chuhe_core::board::Color::Black);
     let e = a.ending.clone().expect("judged");
     assert_eq!(e.verdict.reason, Reason::PerpetualAttack);
     assert_eq!(

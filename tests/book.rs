@@ -2,10 +2,11 @@
 //! (8-byte records sorted by ElephantEye's lock1), Chuhe books built from
 //! games, the choice's filters, damaged files, and the protocol options.
 
-use chuhe::board::{Move, Position};
 use chuhe::book::build::{to_bytes, BuildOptions, Builder};
-use chuhe::book::{self, eleeye, Book, BookMove, Rng, Variety};
 use chuhe::record::{Game, MoveNode};
+use chuhe_core::board::{Move, Position};
+use chuhe_core::book::{self, eleeye, Book, BookMove, Variety};
+use chuhe_core::rng::SplitMix64;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
@@ -111,7 +112,7 @@ fn choice_honours_bans_weights_and_absence() {
     ]);
     let books = vec![Book::from_bytes("t", &image).unwrap()];
     let all: Vec<Move> = start.legal_moves().to_vec();
-    let mut rng = Rng::seeded(1);
+    let mut rng = SplitMix64::new(1);
     let mut counts = std::collections::HashMap::new();
     for _ in 0..2000 {
         let (b, i) = book::choose(&books, &start, &all, Variety::Medium, &mut rng).unwrap();
@@ -163,7 +164,7 @@ fn choice_avoids_a_repetition_the_rules_lose() {
     let image = bookdat(&[(&pos, "i8i9", 100, false), (&pos, "i8i7", 1, false)]);
     let books = vec![Book::from_bytes("t", &image).unwrap()];
     let all: Vec<Move> = pos.legal_moves().to_vec();
-    let mut rng = Rng::seeded(3);
+    let mut rng = SplitMix64::new(3);
     for _ in 0..50 {
         let (b, _) = book::choose(&books, &pos, &all, Variety::Medium, &mut rng).unwrap();
         assert_eq!(b.mv, mv("i8i7"));

@@ -1,7 +1,7 @@
 //! `chuhe convert`: files and collections between XQF and PGN.
 
-use chuhe::board::Move;
 use chuhe::record::{self, pgn, xqf, Game, MoveNode};
+use chuhe_core::board::Move;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -85,7 +85,7 @@ fn mirror_is_its_own_inverse() {
     for _ in 0..50 {
         let (fen, moves) = targets::random_game(&mut r);
         assert_eq!(targets::mirror_fen(&targets::mirror_fen(&fen)), fen);
-        let mut p = chuhe::board::Position::from_fen(&targets::mirror_fen(&fen)).unwrap();
+        let mut p = chuhe_core::board::Position::from_fen(&targets::mirror_fen(&fen)).unwrap();
         for m in moves {
             assert_eq!(targets::mirror_move(targets::mirror_move(m)), m);
             assert!(p.is_legal(targets::mirror_move(m)));
@@ -109,7 +109,8 @@ fn mirror_cases_found_by_the_long_run() {
             "i0i3 c1a1 i3i0 a1c1 i0i3 c1a1 i3i0 b7b2 i0i3 b2b7",
         ),
     ] {
-        let moves: Vec<chuhe::board::Move> = moves.split(' ').map(|m| m.parse().unwrap()).collect();
+        let moves: Vec<chuhe_core::board::Move> =
+            moves.split(' ').map(|m| m.parse().unwrap()).collect();
         targets::check_game(fen, &moves).unwrap();
     }
 }

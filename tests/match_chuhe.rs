@@ -1,7 +1,7 @@
 //! Chuhe against Chuhe through its own protocol loop, at fixed depth.
 
-use chuhe::tools::matches::runner::{self, MatchConfig};
-use chuhe::tools::matches::{EngineSpec, GameSettings, RulesReferee, Termination};
+use chuhe::matches::runner::{self, MatchConfig};
+use chuhe::matches::{EngineSpec, GameSettings, RulesReferee, Termination};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 

@@ -2,14 +2,14 @@
 //! in UCI) and against engines that answer `nobestmove`, with the scripted
 //! fake engine speaking each convention.
 
-use chuhe::board::{Color, Move, Position, START_FEN};
-use chuhe::rules::{MustVary, Outcome, Verdict};
-use chuhe::tools::matches::engine::Coords;
-use chuhe::tools::matches::openings::Opening;
-use chuhe::tools::matches::pgn::{format_game, PgnHeader};
-use chuhe::tools::matches::{
+use chuhe::matches::engine::Coords;
+use chuhe::matches::openings::Opening;
+use chuhe::matches::pgn::{format_game, PgnHeader};
+use chuhe::matches::{
     EngineSpec, GameRecord, GameSettings, Protocol, Referee, RulesReferee, Termination,
 };
+use chuhe_core::board::{Color, Move, Position, START_FEN};
+use chuhe_core::rules::{MustVary, Outcome, Verdict};
 
 #[path = "support/match_fixture.rs"]
 mod fixture;

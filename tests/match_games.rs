@@ -1,13 +1,13 @@
 //! One refereed game at a time against the scripted fake engine: every way a
 //! game can end, and the protocol lines the runner sends.
 
-use chuhe::board::{Color, Move, Position, START_FEN};
-use chuhe::rules::{MustVary, Outcome, Reason, Verdict};
-use chuhe::tools::matches::adjudication::ResignRule;
-use chuhe::tools::matches::openings::Opening;
-use chuhe::tools::matches::{
+use chuhe::matches::adjudication::ResignRule;
+use chuhe::matches::openings::Opening;
+use chuhe::matches::{
     EngineSpec, GameRecord, GameSettings, Protocol, Referee, RulesReferee, Termination,
 };
+use chuhe_core::board::{Color, Move, Position, START_FEN};
+use chuhe_core::rules::{MustVary, Outcome, Reason, Verdict};
 
 #[path = "support/match_fixture.rs"]
 mod fixture;
@@ -158,14 +158,14 @@ fn nodes_and_speed_go_into_the_pgn() {
     assert_eq!((red.nodes, red.nps), (Some(60_000), Some(3_000_000)));
     let black = &g.moves[1];
     assert_eq!((black.nodes, black.nps), (None, None));
-    let header = chuhe::tools::matches::pgn::PgnHeader {
+    let header = chuhe::matches::pgn::PgnHeader {
         event: "e",
         site: "s",
         date: "2026.01.01",
         round: 1,
         time_control: "depth=1",
     };
-    let text = chuhe::tools::matches::pgn::format_game(&g, &header);
+    let text = chuhe::matches::pgn::format_game(&g, &header);
     assert!(text.contains(" nodes 60000 nps 3000000"), "{text}");
     assert_eq!(text.matches(" nodes ").count(), 2, "{text}");
 }

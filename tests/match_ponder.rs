@@ -2,13 +2,11 @@
 //! answers `go ponder` only after `ponderhit` or `stop` and logs every line it
 //! receives, so the tests read the exact command sequence from its log.
 
-use chuhe::board::{Color, Move, Position};
-use chuhe::rules::{MustVary, Outcome, Verdict};
-use chuhe::tools::matches::engine::move_to_engine;
-use chuhe::tools::matches::openings::Opening;
-use chuhe::tools::matches::{
-    EngineSpec, GameRecord, GameSettings, Referee, RulesReferee, Termination,
-};
+use chuhe::matches::engine::move_to_engine;
+use chuhe::matches::openings::Opening;
+use chuhe::matches::{EngineSpec, GameRecord, GameSettings, Referee, RulesReferee, Termination};
+use chuhe_core::board::{Color, Move, Position};
+use chuhe_core::rules::{MustVary, Outcome, Verdict};
 
 #[path = "support/match_fixture.rs"]
 mod fixture;

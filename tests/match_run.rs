@@ -2,11 +2,11 @@
 //! PGN, standings, SPRT stop, interruption, resuming and the `chuhe match`
 //! command line.
 
-use chuhe::rules::Outcome;
-use chuhe::tools::matches::resume;
-use chuhe::tools::matches::runner::{self, MatchConfig};
-use chuhe::tools::matches::stats::SprtDecision;
-use chuhe::tools::matches::{EngineSpec, GameSettings, RulesReferee, Termination};
+use chuhe::matches::resume;
+use chuhe::matches::runner::{self, MatchConfig};
+use chuhe::matches::stats::SprtDecision;
+use chuhe::matches::{EngineSpec, GameSettings, RulesReferee, Termination};
+use chuhe_core::rules::Outcome;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -2,12 +2,12 @@
 //! symmetry, SIMD against portable arithmetic, the file format's checks,
 //! the training-data format, and a short training run that must learn.
 
-use chuhe::board::Position;
-use chuhe::eval::{evaluate_with, pieces_of, Evaluator};
-use chuhe::nnue::data::{self, DataWriter, Record, Wdl};
-use chuhe::nnue::net::{self, Accumulator, NetError, Network, HIDDEN};
-use chuhe::nnue::train::{self, FloatNet, TrainConfig, Trainer};
-use chuhe::tools::matches::openings::SplitMix64;
+use chuhe::train::data::{self, DataWriter, Record, Wdl};
+use chuhe::train::{self, FloatNet, TrainConfig, Trainer};
+use chuhe_core::board::Position;
+use chuhe_core::eval::{evaluate_with, pieces_of, Evaluator};
+use chuhe_core::nnue::net::{self, Accumulator, NetError, Network, HIDDEN};
+use chuhe_core::rng::SplitMix64;
 use std::sync::Arc;
 
 /// A network with random weights: every feature matters, so any slip in
@@ -54,7 +54,7 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
                 let mv = moves[(r >> 8) as usize % moves.len()];
                 captures += pos.is_capture(mv) as u32;
                 king_moves += (pos.piece_at(mv.from()).unwrap().kind()
-                    == chuhe::board::PieceKind::King) as u32;
+                    == chuhe_core::board::PieceKind::King) as u32;
                 ev.push(&pos, mv);
                 pos.make_move(mv);
                 depth += 1;
@@ -163,10 +163,10 @@ fn network_file_round_trips_and_bad_files_are_rejected() {
 
 #[test]
 fn embedded_network_loads() {
-    assert_eq!(chuhe::nnue::embedded_network_error(), None);
+    assert_eq!(chuhe_core::nnue::embedded_network_error(), None);
     // Saving and loading it again must give the same evaluation.
     {
-        let net = chuhe::nnue::default_network().unwrap();
+        let net = chuhe_core::nnue::default_network().unwrap();
         let again = Network::from_bytes(&net.to_bytes()).unwrap();
         let pos = Position::startpos();
         assert_eq!(
@@ -198,7 +198,7 @@ fn sample_records(n: usize, seed: u64) -> Vec<Record> {
         }
         pos.make_move(moves[rng.next_u64() as usize % moves.len()]);
         let result = [Wdl::Loss, Wdl::Draw, Wdl::Win][rng.next_u64() as usize % 3];
-        let score = chuhe::eval::hce_evaluate(&pos) as i16;
+        let score = chuhe_core::eval::hce_evaluate(&pos) as i16;
         out.push(Record::from_position(&pos, score, result));
     }
     out
@@ -270,7 +270,7 @@ fn a_short_training_run_lowers_the_loss() {
 
 #[test]
 fn datagen_plays_refereed_games_and_labels_them() {
-    use chuhe::tools::datagen::{run, DatagenConfig};
+    use chuhe::datagen::{run, DatagenConfig};
     let dir = std::env::temp_dir().join(format!("chuhe-datagen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("d.bin");

@@ -1,8 +1,8 @@
-//! Perft counts from ../shared/data (agreed by two independent engines), at
+//! Perft counts from tests/data (agreed by two independent engines), at
 //! every depth whose count is at most 5,000,000.
 
-use chuhe::board::Position;
-use chuhe::tools::perft::{divide, perft};
+use chuhe_core::board::perft::{divide, perft};
+use chuhe_core::board::Position;
 
 const LIMIT: u64 = 5_000_000;
 
@@ -10,7 +10,7 @@ const LIMIT: u64 = 5_000_000;
 fn suite() -> Vec<(String, Vec<(u32, u64)>)> {
     let mut out = Vec::new();
     for file in ["perft-classic.epd", "perft-random.epd"] {
-        let path = format!("{}/../shared/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         for line in text
             .lines()

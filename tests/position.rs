@@ -1,8 +1,8 @@
 //! FEN parsing and printing, FEN errors, make/unmake, and legal generation
 //! checked against a slow definition of legality.
 
-use chuhe::board::attacks::between;
-use chuhe::board::{Color, FenError, Move, PieceKind, Position, Square};
+use chuhe_core::board::attacks::between;
+use chuhe_core::board::{Color, FenError, Move, PieceKind, Position, Square};
 
 fn sq(s: &str) -> Square {
     s.parse().unwrap()
@@ -22,7 +22,7 @@ impl Rng {
 fn suite_fens() -> Vec<String> {
     let mut fens = Vec::new();
     for file in ["perft-classic.epd", "perft-random.epd"] {
-        let path = format!("{}/../shared/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
         for line in text
             .lines()
@@ -282,7 +282,7 @@ fn flying_general_pins_the_blocker() {
 /// capacity after three calls) gives the same moves each time, of every kind.
 #[test]
 fn generate_repeatedly_into_one_list() {
-    use chuhe::board::{GenType, MoveList};
+    use chuhe_core::board::{GenType, MoveList};
     for fen in suite_fens() {
         let pos = Position::from_fen(&fen).unwrap();
         let mut list = MoveList::new();
@@ -304,8 +304,8 @@ fn generate_repeatedly_into_one_list() {
 /// moves are the per-piece maxima over every square times those counts.
 #[test]
 fn move_list_capacity_covers_every_position() {
-    use chuhe::board::attacks::*;
-    use chuhe::board::{Bitboard, MAX_MOVES};
+    use chuhe_core::board::attacks::*;
+    use chuhe_core::board::{Bitboard, MAX_MOVES};
     let most = |f: &dyn Fn(Square) -> u32| (0..90).map(|i| f(Square::from_index(i))).max().unwrap();
     let empty = Bitboard::EMPTY;
     // A cannon's moves never outnumber the empty-board lines either: each
@@ -342,7 +342,7 @@ fn move_list_capacity_covers_every_position() {
 #[test]
 fn unmake_restores_the_largest_move_number() {
     let fen = "4kab2/9/1c5c1/p5p2/2p6/9/4P1P1P/9/9/RN2K3R b - - 3 65535";
-    let mut pos = chuhe::board::Position::from_fen(fen).unwrap();
+    let mut pos = chuhe_core::board::Position::from_fen(fen).unwrap();
     for mv in pos.legal_moves() {
         pos.make_move(mv);
         pos.unmake_move();

@@ -1,7 +1,7 @@
 //! The protocol as a GUI sees it: the built binary as a child process, talked
 //! to over pipes. A reader thread with timeouts turns a hang into a failure.
 
-use chuhe::board::{Move, Position};
+use chuhe_core::board::{Move, Position};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -191,7 +191,7 @@ fn pos(fen: &str, moves: &[&str]) -> Position {
 }
 
 fn start_after(moves: &[&str]) -> Position {
-    pos(chuhe::board::START_FEN, moves)
+    pos(chuhe_core::board::START_FEN, moves)
 }
 
 fn legal(p: &Position, mv: Option<Move>) -> bool {
@@ -676,7 +676,7 @@ fn evalfile_and_usennue_switch_the_evaluation_and_bad_files_are_refused() {
     let dir = std::env::temp_dir().join(format!("chuhe-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let truncated = dir.join("short.nnue");
-    let good = chuhe::nnue::default_network().unwrap().to_bytes();
+    let good = chuhe_core::nnue::default_network().unwrap().to_bytes();
     std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
     let copy = dir.join("copy.nnue");
     std::fs::write(&copy, &good).unwrap();

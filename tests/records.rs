@@ -1,8 +1,8 @@
 //! Game records: PGN and XQF reading and writing, conversion between them,
 //! and errors on damaged files.
 
-use chuhe::board::{Move, Position};
 use chuhe::record::{self, pgn, Game, MoveNode};
+use chuhe_core::board::{Move, Position};
 use std::path::Path;
 
 fn mv(s: &str) -> Move {
@@ -169,7 +169,7 @@ fn pgn_errors_have_offsets() {
 
 #[test]
 fn pgn_start_position_fen_tag_is_dropped() {
-    let text = format!("[FEN \"{}\"]\n1. h2e2 *\n", chuhe::board::START_FEN);
+    let text = format!("[FEN \"{}\"]\n1. h2e2 *\n", chuhe_core::board::START_FEN);
     let g = &pgn::read_str(&text).unwrap()[0];
     assert_eq!(g.start_fen, None);
     assert_eq!(

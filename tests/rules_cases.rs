@@ -1,8 +1,8 @@
-//! Every case of ../shared/data/rules-cases.txt, through the library and
+//! Every case of tests/data/rules-cases.txt, through the library and
 //! through the built `chuhe judge` binary.
 
-use chuhe::rules;
-use chuhe::tools::judge::replay;
+use chuhe::judge::replay;
+use chuhe_core::rules;
 use std::process::Command;
 
 struct Case {
@@ -14,10 +14,7 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/rules-cases.txt"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rules-cases.txt");
     let text = std::fs::read_to_string(path).expect("rules-cases.txt is readable");
     let cases: Vec<Case> = text
         .lines()
@@ -103,7 +100,7 @@ fn must_vary_names_the_perpetual_chaser_and_its_move() {
         .expect("case present");
     let pos = replay(Some(&c.fen), &c.moves).expect("legal moves");
     let mv = rules::must_vary(&pos).expect("forbidden cycle");
-    assert_eq!(mv.side, chuhe::board::Color::Red);
+    assert_eq!(mv.side, chuhe_core::board::Color::Red);
     assert_eq!(mv.banned.to_string(), "h5h7");
     // Draws and perpetual checks end the game: nothing to vary.
     for name in ["perpetual-check-rook", "rook-attacks-protected-cannon"] {
@@ -132,7 +129,7 @@ fn must_vary_names_the_offender_when_it_is_not_to_move() {
         (rules::Outcome::RedWins, rules::Reason::PerpetualAttack)
     );
     let mv = rules::must_vary(&pos).expect("forbidden cycle");
-    assert_eq!(mv.side, chuhe::board::Color::Black);
+    assert_eq!(mv.side, chuhe_core::board::Color::Black);
     assert_eq!(mv.banned.to_string(), "h2h4");
 }
 

@@ -3,8 +3,8 @@
 //! position was checked by hand with `chuhe judge` (the reasoning is in the
 //! comments).
 
-use chuhe::board::Position;
-use chuhe::rules::{judge_repetition, MoveClass, Outcome, Reason};
+use chuhe_core::board::Position;
+use chuhe_core::rules::{judge_repetition, MoveClass, Outcome, Reason};
 use MoveClass::*;
 
 mod common;

@@ -1,9 +1,9 @@
 //! Natural limit, lack of material, the search's view of a cycle, and the
 //! `judge` command's input errors and JSON.
 
-use chuhe::board::{Color, GenType, MoveList, Position, Square};
-use chuhe::rules::{self, Outcome, Reason, RepetitionScore};
-use chuhe::tools::judge::replay;
+use chuhe::judge::replay;
+use chuhe_core::board::{Color, GenType, MoveList, Position, Square};
+use chuhe_core::rules::{self, Outcome, Reason, RepetitionScore};
 use std::collections::HashSet;
 use std::process::Command;
 
@@ -322,6 +322,6 @@ fn judge_start_position_and_json() {
 
 #[test]
 fn json_strings_are_escaped() {
-    use chuhe::tools::judge::json_str;
+    use chuhe::judge::json_str;
     assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
 }

@@ -4,12 +4,12 @@
 //! played twice, so the start position occurs a third time. The reasoning
 //! cites the seeds (../shared/seeds, 1999 rulebook 第24-29条 and 棋例细则).
 
-use chuhe::board::Position;
-use chuhe::rules::{self, judge_repetition, MoveClass, Outcome, Reason};
+use chuhe_core::board::Position;
+use chuhe_core::rules::{self, judge_repetition, MoveClass, Outcome, Reason};
 use MoveClass::*;
 
 mod common;
-use chuhe::tools::judge::replay;
+use chuhe::judge::replay;
 use common::{check, twice};
 
 /// The targets named for ply `ply` of the judged stretch.

@@ -2,8 +2,8 @@
 //! legal moves everywhere, TT-carried mates, a deterministic bench, stop,
 //! ponder, banmoves and searchmoves.
 
-use chuhe::board::{Move, PieceKind, Position};
-use chuhe::search::{Engine, Limits, Score, SearchResult};
+use chuhe_core::board::{Move, PieceKind, Position};
+use chuhe_core::search::{Engine, Limits, Score, SearchResult};
 use std::time::Duration;
 
 fn engine() -> Engine {
@@ -147,8 +147,8 @@ fn tt_keeps_mate_scores() {
 fn epd_fens() -> Vec<String> {
     let mut fens = Vec::new();
     for file in ["perft-classic.epd", "perft-random.epd"] {
-        let text = std::fs::read_to_string(format!("../shared/data/{file}"))
-            .unwrap_or_else(|e| panic!("../shared/data/{file}: {e}"));
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         fens.extend(
             text.lines()
                 .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -187,8 +187,8 @@ fn always_a_legal_move_on_the_perft_positions() {
 
 #[test]
 fn bench_is_deterministic_on_one_thread() {
-    let a = chuhe::tools::bench::run(None, 5, 1, 8, &mut |_| {});
-    let b = chuhe::tools::bench::run(None, 5, 1, 8, &mut |_| {});
+    let a = chuhe::bench::run(None, 5, 1, 8, &mut |_| {});
+    let b = chuhe::bench::run(None, 5, 1, 8, &mut |_| {});
     assert!(a.nodes > 10_000);
     assert_eq!(a.nodes, b.nodes);
 }

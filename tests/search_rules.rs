@@ -1,7 +1,7 @@
 //! The search scores repetitions by the Chinese rules, not as plain draws.
 
-use chuhe::board::{Move, Position};
-use chuhe::search::{Engine, Limits};
+use chuhe_core::board::{Move, Position};
+use chuhe_core::search::{Engine, Limits};
 
 fn play(fen: &str, moves: &str) -> Position {
     let mut pos: Position = fen.parse().unwrap();

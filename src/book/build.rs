@@ -14,9 +14,9 @@
 //! played moves weigh more; among moves played as often, the better scoring
 //! ones. The weight is at least 1.
 
-use super::{chuhe_key, eleeye, HEADER_BYTES, MAGIC, RECORD_BYTES};
-use crate::board::{Color, Move, Position};
 use crate::record::Game;
+use chuhe_core::board::{Color, Move, Position};
+use chuhe_core::book::{chuhe_key, eleeye, HEADER_BYTES, MAGIC, RECORD_BYTES};
 use std::collections::{HashMap, HashSet};
 
 /// One book record, as the file stores it.

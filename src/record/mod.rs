@@ -5,7 +5,7 @@
 //! nodes, and each node may carry variations, each an alternative line played
 //! *instead of* that node's move, from the same position.
 
-use crate::board::{Move, Position};
+use chuhe_core::board::{Move, Position};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -149,7 +149,7 @@ impl Game {
     }
 
     /// The starting position (a bad `start_fen` is an error, never a panic).
-    pub fn start_position(&self) -> Result<Position, crate::board::FenError> {
+    pub fn start_position(&self) -> Result<Position, chuhe_core::board::FenError> {
         match &self.start_fen {
             Some(fen) => Position::from_fen(fen),
             None => Ok(Position::startpos()),

@@ -7,8 +7,8 @@
 use super::text::{self, Decoded};
 use super::xqf::MAX_NESTING;
 use super::{Game, MoveNode, RecordError};
-use crate::board::notation::{chinese, parse_move};
-use crate::board::{Color, Position};
+use chuhe_core::board::notation::{chinese, parse_move};
+use chuhe_core::board::{Color, Position};
 
 /// One lexical piece of PGN text, with its byte offset in the decoded text.
 #[derive(Clone, Debug, PartialEq)]

@@ -18,7 +18,7 @@
 
 use super::text::{decode_gbk, encode_gbk};
 use super::{Game, MoveNode, RecordError};
-use crate::board::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
+use chuhe_core::board::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
 
 /// The header's length; the move tree starts here.
 pub const HEADER_LEN: usize = 0x400;

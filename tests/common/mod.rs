@@ -1,8 +1,8 @@
 //! Helpers shared by the rules test files.
 
-use chuhe::board::Position;
-use chuhe::rules::{self, judge_repetition, MoveClass, Outcome, Reason, RepetitionScore};
-use chuhe::tools::judge::replay;
+use chuhe::judge::replay;
+use chuhe_core::board::Position;
+use chuhe_core::rules::{self, judge_repetition, MoveClass, Outcome, Reason, RepetitionScore};
 
 /// Plays `cycle` twice from `fen`, so the start position occurs a third time.
 pub fn twice(fen: &str, cycle: &str) -> Position {

@@ -29,8 +29,8 @@
 //! it ponders it prints `info depth 99 score 999`, which must never reach a
 //! record unless the search is used.
 
-use chuhe::board::{Color, Move, Position};
-use chuhe::tools::matches::engine::{move_from_engine, move_to_engine};
+use chuhe::matches::engine::{move_from_engine, move_to_engine};
+use chuhe_core::board::{Color, Move, Position};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 

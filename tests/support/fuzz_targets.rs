@@ -11,14 +11,14 @@
 
 #![allow(dead_code)]
 
-use chuhe::board::notation;
-use chuhe::board::{Move, Position, Square};
-use chuhe::protocol::command;
-use chuhe::rules::{self, judge_repetition, Outcome, Reason};
-use chuhe::tools::matches::config::{parse_engine_arg, FileConfig};
-use chuhe::tools::matches::engine::{move_from_engine, move_to_engine};
-use chuhe::tools::matches::openings;
-use chuhe::tools::matches::timecontrol::TimeControl;
+use chuhe::matches::config::{parse_engine_arg, FileConfig};
+use chuhe::matches::engine::{move_from_engine, move_to_engine};
+use chuhe::matches::openings;
+use chuhe::matches::timecontrol::TimeControl;
+use chuhe_core::board::notation;
+use chuhe_core::board::{Move, Position, Square};
+use chuhe_core::protocol::command;
+use chuhe_core::rules::{self, judge_repetition, Outcome, Reason};
 
 #[path = "piped.rs"]
 mod piped;
@@ -403,7 +403,7 @@ fn position_line(r: &mut Rng) -> String {
 /// infinite/ponder search that the caller stops.
 fn go_line(r: &mut Rng, bounded: bool) -> String {
     // The parser's own list, so a word added there is fuzzed too.
-    const WORDS: &[&str] = chuhe::protocol::command::GO_WORDS;
+    const WORDS: &[&str] = chuhe_core::protocol::command::GO_WORDS;
     let mut go = String::from("go");
     for _ in 0..r.below(5) {
         let w = *r.pick(WORDS);
@@ -563,7 +563,7 @@ pub fn mirror_move(m: Move) -> Move {
 
 /// The FEN with colours swapped (the library's own twin-maker).
 pub fn mirror_fen(fen: &str) -> String {
-    chuhe::board::flip_colours_fen(fen)
+    chuhe_core::board::flip_colours_fen(fen)
 }
 
 fn mirror_outcome(o: Outcome) -> Outcome {

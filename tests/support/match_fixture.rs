@@ -3,9 +3,9 @@
 //! uses part of it.
 #![allow(dead_code)]
 
-use chuhe::tools::matches::game::{self, GameSetup};
-use chuhe::tools::matches::openings::Opening;
-use chuhe::tools::matches::{EngineSpec, GameRecord, GameSettings, Referee};
+use chuhe::matches::game::{self, GameSetup};
+use chuhe::matches::openings::Opening;
+use chuhe::matches::{EngineSpec, GameRecord, GameSettings, Referee};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

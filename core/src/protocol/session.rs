@@ -1,0 +1,828 @@
+//! The main thread: protocol state and the commands that change it.
+
+use super::command::{self, Command, CommandError, GoParams, PositionSpec};
+use super::drawresign::{accept_draw, ScoreTrack};
+use super::options::{self, Id, Options, Value};
+use super::output::{error_line, info_string, score_text, Out};
+use super::reader::Input;
+use super::timecontrol::{self, Context};
+use super::worker::{current_hash, Done, Event, Job, SharedHandle};
+use super::Mode;
+use crate::board::{notation, Move, Position};
+use crate::book::{self, Book, Variety};
+use crate::nnue::net::Network;
+use crate::rng::SplitMix64;
+use crate::search::{Limits, Score, SearchResult, StopHandle};
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Lines kept waiting for a search to end; a GUI that sends more is flooding.
+const MAX_PENDING: usize = 10_000;
+/// How long `quit` waits for setup jobs already queued (see `finish_and_quit`).
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+pub struct Session {
+    mode: Mode,
+    opts: Options,
+    pos: Position,
+    banmoves: Vec<Move>,
+    out: Out,
+    jobs: Sender<Job>,
+    handle: SharedHandle,
+    busy: Option<Busy>,
+    /// Commands that arrived while busy and must wait for the search to end.
+    pending: Pending,
+    eof: bool,
+    /// `quit` came while idle: the worker's queued jobs get a moment to
+    /// finish (a `readyok` already asked for is still told) before exiting.
+    quitting: bool,
+    track: ScoreTrack,
+    /// The network `evalfile` chose (None: none could be had), used while
+    /// `usennue` is on.
+    net: Option<Arc<Network>>,
+    /// The books read for `usebook`/`bookfiles`; empty when off or unreadable.
+    books: Vec<Book>,
+    rng: SplitMix64,
+}
+
+/// Commands that wait for the running search (or perft) to end, in order,
+/// parsed once when they arrive (a bad line keeps its error, told in turn).
+#[derive(Default)]
+struct Pending {
+    commands: VecDeque<Parsed>,
+}
+
+type Parsed = Result<Command, CommandError>;
+
+impl Pending {
+    fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    fn push(&mut self, cmd: Parsed) {
+        self.commands.push_back(cmd);
+    }
+
+    fn pop_front(&mut self) -> Option<Parsed> {
+        self.commands.pop_front()
+    }
+
+    fn has_go(&self) -> bool {
+        self.commands
+            .iter()
+            .any(|c| matches!(c, Ok(Command::Go(_))))
+    }
+
+    /// The first `stop` or `ponderhit` with no `go` before it: it was sent
+    /// after the `go` now running (which waited here itself), so it is for
+    /// that search.
+    fn take_signal(&mut self) -> Option<Command> {
+        let i = self.commands.iter().position(|c| {
+            matches!(
+                c,
+                Ok(Command::Go(_) | Command::Stop | Command::PonderHit { .. })
+            )
+        })?;
+        match self.commands[i] {
+            Ok(Command::Go(_)) => None,
+            _ => self.commands.remove(i)?.ok(),
+        }
+    }
+}
+
+enum Busy {
+    Search(Box<Thinking>),
+    /// A `go perft`, with the token that stops it.
+    Perft(StopHandle),
+}
+
+/// A search in progress.
+struct Thinking {
+    root: Position,
+    pondering: bool,
+    infinite: bool,
+    /// The opponent offered a draw (`go draw`, `ponderhit draw`).
+    draw_offered: bool,
+    /// A search on the game clock: its score counts towards resigning or
+    /// offering a draw.
+    on_clock: bool,
+    stop_sent: bool,
+    /// This search's own token for `stop` and `ponderhit`: made when the
+    /// `go` is accepted, so one sent before the search starts still counts.
+    handle: StopHandle,
+    /// A result that came before `stop`/`ponderhit` allowed it to be told.
+    held: Option<Done>,
+}
+
+impl Thinking {
+    /// Whether the answer must wait for the GUI (UCI and UCCI both forbid a
+    /// `bestmove` during an infinite search or a ponder before `ponderhit`).
+    fn must_wait(&self) -> bool {
+        (self.infinite || self.pondering) && !self.stop_sent
+    }
+}
+
+impl Session {
+    pub fn new(out: Out, jobs: Sender<Job>, handle: SharedHandle) -> Session {
+        Session {
+            mode: Mode::Ucci,
+            opts: Options::default(),
+            pos: Position::startpos(),
+            banmoves: Vec::new(),
+            out,
+            jobs,
+            handle,
+            busy: None,
+            pending: Pending::default(),
+            eof: false,
+            quitting: false,
+            track: ScoreTrack::default(),
+            net: crate::nnue::default_network(),
+            books: Vec::new(),
+            rng: SplitMix64::from_entropy(),
+        }
+    }
+
+    pub fn run(mut self, inbox: Receiver<Event>) -> ! {
+        loop {
+            if self.quitting {
+                self.finish_and_quit(&inbox);
+            }
+            if self.busy.is_none() {
+                if let Some(cmd) = self.pending.pop_front() {
+                    self.run_parsed(cmd);
+                    continue;
+                }
+                if self.eof {
+                    self.drain_and_exit(&inbox);
+                }
+            } else if let Some(cmd) = self.take_signal() {
+                self.carry_out(cmd);
+                continue;
+            }
+            let event = match inbox.recv() {
+                Ok(e) => e,
+                Err(_) => self.out.last_line_and_exit(None),
+            };
+            match event {
+                Event::Input(Input::Line(line)) => self.on_line(line),
+                Event::Input(Input::TooLong(n)) => self.error(&format!(
+                    "line of {n} bytes is longer than {} and was ignored",
+                    super::reader::MAX_LINE
+                )),
+                Event::Input(Input::Eof) => self.on_eof(),
+                Event::SearchDone(done) => self.on_search_done(done),
+                Event::PerftDone => self.busy = None,
+                Event::Synced => {}
+            }
+        }
+    }
+
+    /// At the end of input: lets the search thread finish what it was given
+    /// (a queued `readyok`, say), then exits.
+    fn drain_and_exit(&self, inbox: &Receiver<Event>) -> ! {
+        self.send(Job::Sync);
+        while let Ok(event) = inbox.recv() {
+            if matches!(event, Event::Synced) {
+                break;
+            }
+        }
+        self.out.last_line_and_exit(None)
+    }
+
+    /// `quit` while idle: waits a little for the worker to finish the jobs
+    /// queued before it (so `isready` then `quit` still gets its `readyok`),
+    /// but never long: a huge table being cleared is simply abandoned.
+    fn finish_and_quit(&self, inbox: &Receiver<Event>) -> ! {
+        self.send(Job::Sync);
+        let deadline = Instant::now() + QUIT_GRACE;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match inbox.recv_timeout(left) {
+                Ok(Event::Synced) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        self.quit_now()
+    }
+
+    fn say(&self, line: &str) {
+        self.out.line(line);
+    }
+
+    fn error(&self, what: &str) {
+        self.say(&error_line(what));
+    }
+
+    fn note(&self, what: &str) {
+        self.say(&info_string(what));
+    }
+
+    fn on_line(&mut self, line: String) {
+        let parsed = command::parse(&line);
+        if self.busy.is_none() {
+            return self.run_parsed(parsed);
+        }
+        if self.opts.batch {
+            return self.defer(parsed);
+        }
+        match parsed {
+            // A `stop` or `ponderhit` behind a `go` still waiting its turn
+            // is for that search, not the one running now.
+            Ok(cmd @ (Command::Stop | Command::PonderHit { .. })) if self.pending.has_go() => {
+                self.defer(Ok(cmd))
+            }
+            Ok(
+                cmd @ (Command::Stop
+                | Command::PonderHit { .. }
+                | Command::IsReady
+                | Command::Probe(_)
+                | Command::Quit
+                | Command::Debug(_)
+                | Command::Empty),
+            ) => self.carry_out(cmd),
+            Ok(cmd) => self.defer(Ok(cmd)),
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    /// While a search or perft runs: a deferred `stop` or `ponderhit` that
+    /// was for it (see `Pending::take_signal`). Waiting for that search to
+    /// end first could wait forever. Lines deferred in batch mode wait for
+    /// the search to end.
+    fn take_signal(&mut self) -> Option<Command> {
+        if self.opts.batch {
+            return None;
+        }
+        self.pending.take_signal()
+    }
+
+    fn defer(&mut self, cmd: Parsed) {
+        if self.pending.len() >= MAX_PENDING {
+            return self.error("too many commands waiting for the search to end; line dropped");
+        }
+        self.pending.push(cmd);
+    }
+
+    fn run_parsed(&mut self, cmd: Parsed) {
+        match cmd {
+            Ok(cmd) => self.carry_out(cmd),
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    fn carry_out(&mut self, cmd: Command) {
+        match cmd {
+            Command::Ucci => self.hello(Mode::Ucci),
+            Command::Uci => self.hello(Mode::Uci),
+            // While thinking the search thread is busy, but the protocol is
+            // ready; while idle it answers once earlier setup jobs are done.
+            Command::IsReady if self.busy.is_some() => self.say("readyok"),
+            Command::IsReady => self.send(Job::Ready),
+            Command::Debug(on) => self.opts.debug = on,
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position(spec) => match build_position(&spec) {
+                Ok(p) => {
+                    self.pos = p;
+                    self.banmoves.clear();
+                }
+                Err(e) => self.error(&format!("position rejected, keeping the previous one: {e}")),
+            },
+            Command::BanMoves(moves) => self.ban(&moves),
+            Command::Go(params) => self.go(*params),
+            Command::PonderHit { draw } => self.ponderhit(draw),
+            Command::Stop => self.stop(),
+            Command::Probe(spec) => match build_position(&spec) {
+                Ok(pos) => {
+                    let entry = current_hash(&self.handle).probe(&pos);
+                    self.say(&pophash_line(entry.as_ref()));
+                }
+                Err(e) => self.error(&format!("probe: {e}")),
+            },
+            // Mid-search the answer is abandoned at once; idle, the queued
+            // setup jobs are given a moment first.
+            Command::Quit if self.busy.is_some() => self.quit_now(),
+            Command::Quit => self.quitting = true,
+            Command::NewGame => self.new_game(),
+            Command::Empty => {}
+        }
+    }
+
+    fn hello(&mut self, mode: Mode) {
+        self.mode = mode;
+        let version = env!("CARGO_PKG_VERSION");
+        self.say(&format!("id name Chuhe {version}"));
+        if mode == Mode::Ucci {
+            self.say("id copyright GPL-3.0-or-later");
+        }
+        self.say("id author the Chuhe authors");
+        for line in options::announce(mode) {
+            self.say(&line);
+        }
+        self.say(match mode {
+            Mode::Ucci => "ucciok",
+            Mode::Uci => "uciok",
+        });
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let (id, value) = match options::check(name, value) {
+            Ok(x) => x,
+            Err(e) => return self.error(&e.to_string()),
+        };
+        if let Value::Int(_, Some(note)) = &value {
+            self.error(note);
+        }
+        self.opts.store(id, &value);
+        let on = value == Value::Bool(true);
+        match id {
+            Id::EvalFile => self.load_network(value),
+            Id::UseNnue => self.apply_network(),
+            Id::Hash => self.send(Job::SetHash(self.opts.hash_mb)),
+            Id::Threads => self.send(Job::SetThreads(self.opts.threads)),
+            Id::NewGame => self.new_game(),
+            Id::UseBook | Id::BookFiles => self.load_books(),
+            Id::Promotion if on => {
+                self.note("the promotion variant is not supported: playing standard xiangqi")
+            }
+            Id::Randomness | Id::Pruning | Id::Knowledge | Id::Style | Id::Idle
+                if self.opts.debug =>
+            {
+                self.note(&format!(
+                    "{name} stored; the search has no such setting yet"
+                ))
+            }
+            _ => {}
+        }
+    }
+
+    /// `evalfile`: the built-in network, or a file; a file that cannot be
+    /// used is reported and the network in use is kept.
+    fn load_network(&mut self, value: Value) {
+        let path = match value {
+            Value::Text(t) => t,
+            _ => String::new(),
+        };
+        let path = path.trim();
+        if path.is_empty() || path == options::EMBEDDED_NET {
+            self.opts.evalfile = options::EMBEDDED_NET.into();
+            self.net = crate::nnue::default_network();
+            if self.net.is_none() {
+                self.note("this build has no built-in network: the hand-crafted evaluation plays");
+            }
+        } else {
+            match Network::load(std::path::Path::new(path)) {
+                Ok(net) => {
+                    self.opts.evalfile = path.to_string();
+                    self.net = Some(Arc::new(net));
+                    self.note(&format!("network loaded from {path}"));
+                }
+                Err(e) => {
+                    return self.error(&format!(
+                        "evalfile {path}: {e}; keeping the current evaluation"
+                    ))
+                }
+            }
+        }
+        self.apply_network();
+    }
+
+    fn apply_network(&mut self) {
+        let net = if self.opts.use_nnue {
+            self.net.clone()
+        } else {
+            None
+        };
+        self.send(Job::SetNetwork(net));
+    }
+
+    /// (Re)reads the book files when the book is on. A book that cannot be
+    /// read is reported and left out; the engine plays on without it.
+    fn load_books(&mut self) {
+        self.books.clear();
+        if !self.opts.usebook {
+            return;
+        }
+        let files: Vec<String> = self
+            .opts
+            .bookfiles
+            .split(';')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(String::from)
+            .collect();
+        if files.is_empty() {
+            return self.note("usebook is on but no bookfiles are set: no book yet");
+        }
+        for file in files {
+            match Book::open(&file) {
+                Ok(b) => {
+                    self.note(&format!(
+                        "book {file}: {} records ({:?} format)",
+                        b.len(),
+                        b.format()
+                    ));
+                    self.books.push(b);
+                }
+                Err(e) => self.error(&format!("{e}; playing on without it")),
+            }
+        }
+    }
+
+    /// A move from the book for this search, if the book has the position
+    /// and an allowed move in it (see `crate::book` for the filters).
+    /// Analysis (`go infinite`) and mate searches always search.
+    fn book_move(&mut self, limits: &Limits) -> Option<Done> {
+        if !self.opts.usebook || self.books.is_empty() || limits.infinite || limits.mate.is_some() {
+            return None;
+        }
+        let allowed = self.root_moves(limits);
+        let variety = Variety::from_level(&self.opts.book_randomness);
+        let (choice, index) =
+            book::choose(&self.books, &self.pos, &allowed, variety, &mut self.rng)?;
+        let mv = choice.mv;
+        let cn = notation::chinese(&self.pos, mv).unwrap_or_default();
+        self.note(&format!(
+            "book move {mv} {cn} weight {} from {}",
+            choice.weight,
+            self.books[index].path()
+        ));
+        // The reply we expect: the heaviest book move after ours.
+        let mut after = self.pos.clone();
+        after.make_move(mv);
+        let ponder = self
+            .books
+            .iter()
+            .find_map(|b| b.probe(&after))
+            .and_then(|m| m.first().map(|b| b.mv));
+        Some(Done {
+            result: SearchResult {
+                best: Some(mv),
+                ponder,
+                score: Score::Cp(0),
+                depth: 0,
+                nodes: 0,
+            },
+            pv: vec![mv],
+        })
+    }
+
+    fn new_game(&mut self) {
+        self.track.reset();
+        self.send(Job::NewGame);
+    }
+
+    fn send(&self, job: Job) {
+        if self.jobs.send(job).is_err() {
+            // The search thread is gone (it can only end by a panic): nothing
+            // more can be answered correctly.
+            self.error("the search thread has stopped; exiting");
+            self.out.last_line_and_exit(None);
+        }
+    }
+
+    fn ban(&mut self, moves: &[Move]) {
+        for &mv in moves {
+            if !self.pos.is_legal(mv) {
+                self.error(&format!("banmoves: {mv} is not a legal move here, ignored"));
+            } else if !self.banmoves.contains(&mv) {
+                self.banmoves.push(mv);
+            }
+        }
+    }
+
+    fn go(&mut self, params: GoParams) {
+        for p in &params.problems {
+            self.error(&format!("go: {p}"));
+        }
+        if let Some(depth) = params.perft {
+            return self.perft(depth);
+        }
+        let ctx = Context {
+            mode: self.mode,
+            usemillisec: self.opts.usemillisec,
+            side: self.pos.side_to_move(),
+            move_overhead_ms: self.opts.move_overhead_ms,
+        };
+        let (mut limits, notes) = timecontrol::limits(&params, &ctx, &self.banmoves);
+        for n in &notes {
+            self.error(&format!("go: {n}"));
+        }
+        self.check_searchmoves(&mut limits);
+        if self.opts.debug {
+            self.note(&format!("debug: limits {limits:?}"));
+        }
+        let mut thinking = Box::new(Thinking {
+            root: self.pos.clone(),
+            pondering: limits.ponder,
+            infinite: limits.infinite,
+            draw_offered: params.draw,
+            on_clock: limits.time.is_some() && !limits.infinite,
+            stop_sent: false,
+            handle: StopHandle::new(),
+            held: None,
+        });
+        if self.root_moves(&limits).is_empty() {
+            if self.pos.has_legal_move() {
+                self.note("every legal move is banned");
+            }
+            thinking.held = Some(no_move_result());
+            self.say(&format!(
+                "info depth 0 {}",
+                score_text(self.mode, Score::Mate(0))
+            ));
+            let wait = thinking.must_wait();
+            self.busy = Some(Busy::Search(thinking));
+            if !wait {
+                self.release();
+            }
+            return;
+        }
+        if let Some(done) = self.book_move(&limits) {
+            // Not a judgement of the position: it counts neither towards
+            // resigning or offering a draw nor for accepting one.
+            thinking.on_clock = false;
+            thinking.draw_offered = false;
+            thinking.held = Some(done);
+            let wait = thinking.must_wait();
+            self.busy = Some(Busy::Search(thinking));
+            if !wait {
+                self.release();
+            }
+            return;
+        }
+        let stop = thinking.handle.clone();
+        self.busy = Some(Busy::Search(thinking));
+        self.send(Job::Search {
+            pos: self.pos.clone(),
+            limits,
+            mode: self.mode,
+            chinese_pv: self.opts.debug,
+            stop,
+        });
+    }
+
+    /// Drops `searchmoves` that are not legal here; if none is left, all
+    /// moves are searched.
+    fn check_searchmoves(&self, limits: &mut Limits) {
+        let given = limits.searchmoves.len();
+        limits.searchmoves.retain(|&mv| self.pos.is_legal(mv));
+        if limits.searchmoves.len() < given {
+            self.error("go: searchmoves has moves that are not legal here, ignored");
+        }
+    }
+
+    fn root_moves(&self, limits: &Limits) -> Vec<Move> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !limits.banmoves.contains(m))
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .collect()
+    }
+
+    fn perft(&mut self, depth: u64) {
+        let max = crate::board::perft::MAX_DEPTH;
+        if depth > u64::from(max) {
+            return self.error(&format!("go perft {depth} is too deep (at most {max})"));
+        }
+        let stop = StopHandle::new();
+        self.busy = Some(Busy::Perft(stop.clone()));
+        self.send(Job::Perft {
+            pos: self.pos.clone(),
+            depth: depth as u32,
+            threads: self.opts.threads.max(1),
+            stop,
+        });
+    }
+
+    fn thinking(&mut self) -> Option<&mut Thinking> {
+        match &mut self.busy {
+            Some(Busy::Search(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn stop(&mut self) {
+        match &mut self.busy {
+            None => {
+                if self.mode == Mode::Ucci {
+                    self.say("nobestmove");
+                }
+            }
+            Some(Busy::Perft(stop)) => stop.stop(),
+            Some(Busy::Search(t)) => {
+                t.stop_sent = true;
+                if t.held.is_some() {
+                    self.release();
+                } else {
+                    t.handle.stop();
+                }
+            }
+        }
+    }
+
+    fn ponderhit(&mut self, draw: bool) {
+        let Some(t) = self.thinking().filter(|t| t.pondering) else {
+            return self.error("ponderhit while not pondering, ignored");
+        };
+        t.pondering = false;
+        t.draw_offered |= draw;
+        if t.held.is_some() {
+            if !t.must_wait() {
+                self.release();
+            }
+        } else {
+            t.handle.ponderhit();
+        }
+    }
+
+    fn quit_now(&self) -> ! {
+        // Ending the process ends whatever the search thread is doing (a
+        // search, a perft, a table being allocated or cleared).
+        let last = (self.mode == Mode::Ucci).then_some("bye");
+        self.out.last_line_and_exit(last)
+    }
+
+    fn on_eof(&mut self) {
+        self.eof = true;
+        // Nothing could end these any more, so end them now.
+        if self.thinking().is_some_and(|t| t.must_wait()) {
+            self.stop();
+        }
+    }
+
+    fn on_search_done(&mut self, done: Done) {
+        let Some(t) = self.thinking() else {
+            return;
+        };
+        t.held = Some(done);
+        if !t.must_wait() {
+            self.release();
+        }
+    }
+
+    /// Tells the held result and goes idle.
+    fn release(&mut self) {
+        let Some(Busy::Search(t)) = self.busy.take() else {
+            return;
+        };
+        let Some(done) = t.held.as_ref() else {
+            return;
+        };
+        let line = self.bestmove_line(&t, done);
+        self.say(&line);
+    }
+
+    fn bestmove_line(&mut self, t: &Thinking, done: &Done) -> String {
+        let allowed: Vec<Move> = t
+            .root
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !self.banmoves.contains(m))
+            .collect();
+        let best = match done.result.best {
+            Some(m) if allowed.contains(&m) => Some(m),
+            Some(m) => {
+                self.error(&format!(
+                    "the search chose {m}, which is not allowed here; replaced"
+                ));
+                allowed.first().copied()
+            }
+            // A search stopped before finishing its first iteration.
+            None => allowed.first().copied(),
+        };
+        let Some(best) = best else {
+            return match self.mode {
+                Mode::Ucci => "nobestmove".to_string(),
+                Mode::Uci => "bestmove (none)".to_string(),
+            };
+        };
+        let mut line = format!("bestmove {best}");
+        if let Some(p) = ponder_move(&t.root, best, done) {
+            line.push_str(&format!(" ponder {p}"));
+        }
+        if self.mode == Mode::Ucci {
+            line.push_str(self.draw_or_resign(t, done));
+        }
+        line
+    }
+
+    fn draw_or_resign(&mut self, t: &Thinking, done: &Done) -> &'static str {
+        let score = done.result.score;
+        // A ponder search the GUI stopped was on the wrong move: not our game.
+        let in_game = t.on_clock && !(t.pondering && t.stop_sent);
+        if in_game {
+            self.track.record(&t.root, score);
+        }
+        if t.draw_offered && accept_draw(&t.root, score, &done.pv) {
+            " draw"
+        } else if in_game && self.track.resign_due(&self.opts) {
+            " resign"
+        } else if in_game && self.track.draw_offer_due(&self.opts, &t.root) {
+            " draw"
+        } else {
+            ""
+        }
+    }
+}
+
+/// The position a `position`/`probe` command names, or why it cannot be set.
+fn build_position(spec: &PositionSpec) -> Result<Position, String> {
+    let mut pos = match &spec.fen {
+        None => Position::startpos(),
+        Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+    };
+    for (i, &mv) in spec.moves.iter().enumerate() {
+        if !pos.is_legal(mv) {
+            return Err(format!(
+                "move {} ({mv}) is not legal in its position",
+                i + 1
+            ));
+        }
+        pos.make_move(mv);
+    }
+    Ok(pos)
+}
+
+/// The reply we expect: the engine's, else the second move of the last PV
+/// when it starts with our move; only if legal after our move.
+fn ponder_move(root: &Position, best: Move, done: &Done) -> Option<Move> {
+    let guess = done.result.ponder.or_else(|| match done.pv.as_slice() {
+        [first, second, ..] if *first == best => Some(*second),
+        _ => None,
+    })?;
+    let mut after = root.clone();
+    after.make_move(best);
+    after.is_legal(guess).then_some(guess)
+}
+
+fn no_move_result() -> Done {
+    Done {
+        result: SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Mate(0),
+            depth: 0,
+            nodes: 0,
+        },
+        pv: Vec::new(),
+    }
+}
+
+/// The UCCI answer to `probe`: `pophash [bestmove <m>] [lowerbound <v> depth
+/// <d>] [upperbound <v> depth <d>]`, bare when the table has nothing.
+fn pophash_line(entry: Option<&crate::search::HashEntry>) -> String {
+    let mut line = String::from("pophash");
+    if let Some(e) = entry {
+        let v = super::output::ucci_score(crate::search::values::to_score(e.score));
+        if let Some(m) = e.best {
+            line += &format!(" bestmove {m}");
+        }
+        if e.lower {
+            line += &format!(" lowerbound {v} depth {}", e.depth.max(0));
+        }
+        if e.upper {
+            line += &format!(" upperbound {v} depth {}", e.depth.max(0));
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{command, Command, Pending};
+
+    fn pending(lines: &[&str]) -> Pending {
+        let mut p = Pending::default();
+        for l in lines {
+            p.push(command::parse(l));
+        }
+        p
+    }
+
+    #[test]
+    fn a_signal_is_taken_only_when_no_go_waits_before_it() {
+        // Behind a waiting `go`: for that go, so it stays.
+        let mut p = pending(&["position startpos", "go infinite", "stop"]);
+        assert!(p.has_go());
+        assert_eq!(p.take_signal(), None);
+        // The go starts (popped); now the stop is for the running search,
+        // even behind other setup lines.
+        assert_eq!(p.pop_front(), Some(command::parse("position startpos")));
+        assert_eq!(p.pop_front(), Some(command::parse("go infinite")));
+        assert!(!p.has_go());
+        assert_eq!(p.take_signal(), Some(Command::Stop));
+        assert_eq!(p.take_signal(), None);
+        let mut p = pending(&[
+            "setoption name Hash value 8",
+            "ponderhit",
+            "go depth 1",
+            "stop",
+        ]);
+        assert_eq!(p.take_signal(), Some(Command::PonderHit { draw: false }));
+        assert_eq!(p.take_signal(), None, "the stop is for the go before it");
+        assert_eq!(p.len(), 3);
+    }
+}

@@ -1,0 +1,171 @@
+//! `chuhe bench`: a fixed-depth search over a fixed list of positions. Its
+//! single-threaded node count is a signature of the search (any change to
+//! search or evaluation changes it); its speed is the engine's nps figure.
+
+use chuhe_core::board::Position;
+use chuhe_core::nnue::net::Network;
+use chuhe_core::search::{Engine, Limits};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Openings, middle games and endgames, taken from the shared perft and
+/// opening suites and embedded so that bench runs from any directory.
+pub const POSITIONS: &[&str] = &[
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4",
+    "r1bakabr1/9/1cn3nc1/p3p1pRp/2p6/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB2 w - - 8 5",
+    "r1bakabr1/9/1cn3nc1/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKABR1 w - - 8 5",
+    "rnbakabr1/9/1c2c1n2/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4",
+    "rnbakabr1/9/1c4n2/p1p1p1p1p/9/9/P1P1P1PcP/1C2C1N2/9/RNBAKABR1 w - - 6 4",
+    "rnbakab1r/9/2c3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN4C1/9/R1BAKABNR w - - 4 3",
+    "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/6P2/P1P1P3P/1C4NC1/9/RNBAKAB1R w - - 4 3",
+    "rnbaka2r/9/1c2b1nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2B1NC1/9/RN1AKAB1R w - - 4 3",
+    "r1bakabr1/9/1cn3nc1/p1p1p3p/6p2/2P3P2/P3P3P/1C2C1N2/9/RNBAKABR1 b - - 9 5",
+    "r1bakabr1/9/1cn1c1n2/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKABR1 w - - 8 5",
+    "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+    "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+    "3k5/9/5R3/7P1/P3P4/9/8P/3A4B/5NR2/4K4 w - - 39 48",
+    "8R/1C1k5/b8/2p6/3P5/9/P1P5P/B7B/5K3/RN1A5 b - - 2 29",
+    "1nbakabCr/r8/7c1/p1p1p1p1p/9/9/P1P1P1P1P/C8/9/RcBAKABNR w - - 2 3",
+    "2b3CR1/r8/4k3b/p1C5p/4p1p2/9/P1P3P1P/9/1R2K4/1NB2cB2 b - - 0 24",
+    "3k2b2/1C7/1c7/p3p4/2p6/6P2/P2N5/9/9/4K2c1 w - - 1 35",
+    "rnbakab1r/9/8n/p3pCp1p/2p6/6cC1/P1P3P1P/7RB/9/RNBAKA3 w - - 8 9",
+    "5a3/5k3/9/1PP6/6b1p/p1B6/5p3/5N2r/9/4K4 w - - 24 61",
+    "4r4/3ka4/b7b/9/9/9/9/5K2p/9/9 b - - 49 70",
+    "r1ba1a1nr/4k4/2nc5/p1p5p/6p2/6P2/P1P1P3P/B5N2/4A4/RN2KAR2 w - - 0 15",
+    "9/3k5/5a3/4P4/9/N8/9/8B/4K4/9 w - - 10 94",
+    "rnbk2bn1/7c1/9/p1p6/6p2/2P6/P5P2/N6c1/1R6r/4K4 b - - 9 24",
+    "5k3/4a4/n8/2p6/6b2/3R5/4N4/4K4/7r1/2BA1AB1c b - - 14 38",
+    "2bk1abn1/8R/9/2p3P2/r3p4/9/p1P6/2N2A3/9/R1B1K1B2 w - - 3 20",
+    "4k1bP1/4a4/4b4/4p4/6p2/pc2r4/2P6/3K5/9/9 w - - 6 48",
+    "1cb3b2/3k5/6n2/p1p3p2/9/9/P3P4/B7N/4K4/R2A2B2 w - - 1 29",
+    "9/4k4/3cb4/4p3r/1P4p1p/p8/4P1P1P/1R7/4K4/7R1 b - - 2 27",
+    "1n1k1a1c1/9/b2rb4/6C2/2p1p4/8P/P1N1P1P2/9/R8/2BAKABNR w - - 0 13",
+    "2b3b2/4a1n2/R2ck4/3C2p2/9/9/P1P1P1P1r/B3B1N2/4A4/1N2K4 b - - 0 23",
+    "rn1akabnr/9/b1c6/p1p1p1p1p/9/9/P1P1P1P1P/1C2B4/4A4/R1C1KcBNR w - - 2 5",
+    "3a1kb2/3r5/1R7/6p2/9/C5P2/2P6/2NR5/4K4/2B2AB2 b - - 3 29",
+    "r1bk1abn1/1c6C/9/p3p1p2/2P3P2/9/P8/B8/4K1c2/Rr1A1A3 b - - 1 19",
+    "1Rbk5/9/8b/5P3/8p/2N6/4C3P/B3BK3/9/9 w - - 1 54",
+    "3k1a1n1/8c/3a5/1np6/2b4P1/9/9/9/9/5K3 b - - 27 49",
+    "rnbaka1n1/9/8r/p1p1p1p1C/6b2/2P1P4/c5P1P/3C5/7c1/RNBAKAB1R w - - 0 8",
+];
+
+pub const DEFAULT_DEPTH: u32 = 14;
+
+/// What one bench run measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub time_ms: u64,
+}
+
+impl BenchResult {
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+
+    /// The closing line of a bench run, in the same form as perft's.
+    pub fn summary(&self) -> String {
+        format!(
+            "nodes {} time {} nps {}",
+            self.nodes,
+            self.time_ms,
+            self.nps()
+        )
+    }
+}
+
+/// A fresh engine with the bench's settings.
+fn new_engine(net: Option<Arc<Network>>, threads: usize, hash_mb: usize) -> Engine {
+    let mut engine = Engine::new();
+    engine.set_network(net);
+    engine.set_hash_mb(hash_mb);
+    engine.set_threads(threads);
+    engine
+}
+
+/// Searches one position with the given limits, printing every info line
+/// (for measuring time to depth or depth in a given time).
+pub fn analyse(
+    net: Option<Arc<Network>>,
+    pos: &Position,
+    limits: &Limits,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut dyn FnMut(&str),
+) -> BenchResult {
+    let mut engine = new_engine(net, threads, hash_mb);
+    let start = Instant::now();
+    let r = engine.go(pos, limits, &mut |i| {
+        let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+        out(&format!(
+            "depth {} seldepth {} score {:?} nodes {} time {} nps {} hashfull {} pv {}",
+            i.depth,
+            i.seldepth,
+            i.score.unwrap_or_default(),
+            i.nodes,
+            i.time_ms,
+            i.nps,
+            i.hashfull,
+            pv.join(" ")
+        ))
+    });
+    let result = BenchResult {
+        nodes: r.nodes,
+        time_ms: start.elapsed().as_millis() as u64,
+    };
+    let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+    out(&format!(
+        "bestmove {best} depth {} score {:?}",
+        r.depth, r.score
+    ));
+    out(&result.summary());
+    result
+}
+
+/// Searches every bench position to `depth`, from a fresh engine state each
+/// time (so each count does not depend on the ones before), writing one line
+/// per position and a summary line through `out`.
+pub fn run(
+    net: Option<Arc<Network>>,
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut dyn FnMut(&str),
+) -> BenchResult {
+    let mut engine = new_engine(net, threads, hash_mb);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut total = 0u64;
+    let start = Instant::now();
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        let pos = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                out(&format!("position {}: bad FEN ({e}), skipped", i + 1));
+                continue;
+            }
+        };
+        engine.new_game();
+        let t = Instant::now();
+        let r = engine.go(&pos, &limits, &mut |_| {});
+        total += r.nodes;
+        let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+        out(&format!(
+            "position {:2} nodes {:10} time {:6} best {} score {:?}",
+            i + 1,
+            r.nodes,
+            t.elapsed().as_millis(),
+            best,
+            r.score
+        ));
+    }
+    let result = BenchResult {
+        nodes: total,
+        time_ms: start.elapsed().as_millis() as u64,
+    };
+    out(&result.summary());
+    result
+}

@@ -1,0 +1,262 @@
+//! The command line: the arguments of every subcommand (`args`) and what
+//! each does with them. The top of the house: it imports the tools and the
+//! engine core, and nothing imports it but `main.rs`.
+
+mod analyze;
+pub mod args;
+mod matches;
+
+pub use args::*;
+use chuhe_core::board::Position;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+impl Command {
+    /// Whether the tool watches for Ctrl-C itself (finishing what it can)
+    /// rather than dying at once.
+    pub fn stops_on_ctrl_c(&self) -> bool {
+        matches!(self, Command::Match(_) | Command::Datagen(_))
+    }
+}
+
+/// Runs a tool (or, with no subcommand, the engine). `stop` is set when the
+/// user presses Ctrl-C: the long-running tools (match, datagen) end early
+/// and keep what they finished.
+pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
+    match command {
+        None => chuhe_core::protocol::run_stdio(),
+        Some(Command::Perft {
+            fen,
+            depth,
+            divide,
+            threads,
+        }) => {
+            let pos = start_position(fen.as_deref())?;
+            let max = chuhe_core::board::perft::MAX_DEPTH;
+            if depth > max {
+                return Err(format!(
+                    "--depth {depth} is too deep for perft (at most {max})"
+                ));
+            }
+            let threads = threads.clamp(1, chuhe_core::search::MAX_THREADS);
+            chuhe_core::board::perft::run(&pos, depth, divide, threads, &mut |l| println!("{l}"));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+            fen,
+            movetime,
+            eval,
+        }) => {
+            use chuhe_core::search::{MAX_DEPTH, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB};
+            let net = eval_choice(&eval)?;
+            if !(1..=MAX_DEPTH).contains(&depth) {
+                return Err(format!(
+                    "--depth {depth} is out of range (1 to {MAX_DEPTH})"
+                ));
+            }
+            let threads = threads.clamp(1, MAX_THREADS);
+            let hash = hash.clamp(MIN_HASH_MB, MAX_HASH_MB);
+            let mut print = |l: &str| println!("{l}");
+            match fen {
+                None => {
+                    crate::bench::run(net, depth, threads, hash, &mut print);
+                }
+                Some(fen) => {
+                    let pos = start_position(Some(&fen))?;
+                    let limits = chuhe_core::search::Limits {
+                        depth: movetime.is_none().then_some(depth),
+                        movetime: movetime.map(std::time::Duration::from_millis),
+                        ..Default::default()
+                    };
+                    crate::bench::analyse(net, &pos, &limits, threads, hash, &mut print);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Judge { fen, moves, json }) => {
+            use crate::judge;
+            let pos = judge::replay(fen.as_deref(), &moves).map_err(|e| e.to_string())?;
+            let j = judge::judge_game(&pos);
+            if json {
+                println!("{}", judge::render_json(&pos, &j));
+            } else {
+                print!("{}", judge::render_text(&pos, &j));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Match(args)) => matches::run(*args, stop)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| e.to_string()),
+        Some(Command::Datagen(args)) => datagen(args, stop),
+        Some(Command::Train(args)) => train(*args),
+        Some(Command::Book(cmd)) => book(cmd).map(|()| ExitCode::SUCCESS),
+        Some(Command::Analyze(args)) => analyze::run(*args)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| e.to_string()),
+        Some(Command::Convert { mut paths, to }) => {
+            let out = paths.pop().unwrap_or_default();
+            let summary = crate::convert::convert(&paths, &out, to)?;
+            println!(
+                "converted {} game(s) into {} file(s)",
+                summary.games,
+                summary.written.len()
+            );
+            if summary.failed.is_empty() {
+                return Ok(ExitCode::SUCCESS);
+            }
+            eprintln!("could not convert {}:", summary.failed.len());
+            for f in &summary.failed {
+                eprintln!("  {f}");
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// `--fen`, or the start position when absent.
+fn start_position(fen: Option<&str>) -> Result<Position, String> {
+    match fen {
+        None => Ok(Position::startpos()),
+        Some(f) => Position::from_fen(f).map_err(|e| format!("bad --fen: {e}")),
+    }
+}
+
+fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
+    use crate::datagen;
+    let net = eval_choice(&a.eval)?;
+    let openings = match a.openings {
+        None => Vec::new(),
+        Some(p) => crate::matches::openings::load(&p).map_err(|e| e.to_string())?,
+    };
+    if a.nodes == 0 || a.random_plies > 200 {
+        return Err("--nodes must be positive and --random-plies at most 200".into());
+    }
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, 256);
+    let cfg = datagen::DatagenConfig {
+        games: a.games,
+        nodes: a.nodes,
+        threads,
+        out: a.out,
+        openings,
+        random_plies: a.random_plies,
+        seed: a.seed,
+        hash_mb: a.hash.clamp(1, 4096),
+        net,
+    };
+    let n = datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")).map_err(|e| e.to_string())?;
+    println!("positions {n}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn train(a: TrainArgs) -> Result<ExitCode, String> {
+    use crate::train;
+    // Written as ranges so that NaN fails every test.
+    if !(0.0..=1.0).contains(&a.wdl)
+        || !(f32::MIN_POSITIVE..=1e6).contains(&a.scale)
+        || !(0.0..0.5).contains(&a.val_fraction)
+        || a.batch == 0
+        || !(f32::MIN_POSITIVE..=1.0).contains(&a.lr)
+    {
+        return Err(
+            "need 0 <= --wdl <= 1, --scale > 0, 0 <= --val-fraction < 0.5, --batch > 0, --lr > 0"
+                .into(),
+        );
+    }
+    if let Some(t) = a.threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(t.clamp(1, 256))
+            .build_global();
+    }
+    let mut records = Vec::new();
+    for p in &a.data {
+        let r = crate::train::data::read_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        records.extend(r);
+    }
+    if let Some(m) = a.max_positions {
+        records.truncate(m);
+    }
+    if records.len() < 2 {
+        return Err(format!(
+            "not enough positions to train on ({})",
+            records.len()
+        ));
+    }
+    let cfg = train::TrainConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lr_decay: a.lr_decay,
+        wdl: a.wdl,
+        scale: a.scale,
+        val_fraction: a.val_fraction,
+        seed: a.seed,
+        checkpoint: a.checkpoint,
+        ..Default::default()
+    };
+    let trainer = match a.resume {
+        Some(p) => train::Trainer::load_checkpoint(&p).map_err(|e| e.to_string())?,
+        None => train::Trainer::new(train::FloatNet::random(a.seed)),
+    };
+    let summary = train::summarise(&records);
+    eprintln!(
+        "data {} positions: wins {:.1}%, draws {:.1}%, losses {:.1}%; \
+         the results fit sigmoid(score / {:.0}) best (--scale {})",
+        summary.positions,
+        summary.wdl[0] * 100.0,
+        summary.wdl[1] * 100.0,
+        summary.wdl[2] * 100.0,
+        summary.fitted_scale,
+        a.scale
+    );
+    train::run(trainer, records, &cfg, &a.out, &mut |l| eprintln!("{l}"))
+        .map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn book(cmd: BookCommand) -> Result<(), String> {
+    use crate::book;
+    match cmd {
+        BookCommand::Build {
+            out,
+            min_games,
+            max_ply,
+            games,
+        } => {
+            let opts = crate::book::build::BuildOptions { min_games, max_ply };
+            let summary = book::build(&out, &games, opts, &read_games, &mut |w| {
+                eprintln!("warning: {w}")
+            })?;
+            println!("{summary}");
+        }
+        BookCommand::Probe { book, fen, moves } => {
+            for l in book::probe(&book, fen.as_deref(), &moves)? {
+                println!("{l}");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--eval`: `nnue` (the built-in network), `hce` (None: hand-crafted), or
+/// a network file.
+fn eval_choice(eval: &str) -> Result<Option<Arc<chuhe_core::nnue::net::Network>>, String> {
+    match eval {
+        "hce" => Ok(None),
+        "nnue" => Ok(chuhe_core::nnue::default_network()),
+        path => chuhe_core::nnue::net::Network::load(std::path::Path::new(path))
+            .map(|n| Some(Arc::new(n)))
+            .map_err(|e| format!("--eval {path}: {e}")),
+    }
+}
+
+/// Reads a record file (PGN or XQF) for the tools.
+fn read_games(path: &str) -> Result<Vec<crate::record::Game>, String> {
+    crate::record::read_file(std::path::Path::new(path)).map_err(|e| e.to_string())
+}

@@ -1,0 +1,244 @@
+//! `chuhe datagen`: self-play games at a fixed node budget per move, written
+//! as training positions for the network (format: `crate::train::data`).
+//!
+//! Each game starts from an opening of the suite (or the start position)
+//! followed by a few random legal plies, chosen from a seed derived from the
+//! run's seed and the game's number, so a run can be repeated. Games are
+//! refereed by the rules judge (mate, stalemate, perpetual check or chase,
+//! natural limit, no winning material) and adjudicated by score (a lost
+//! position held for several plies, a dead draw late in the game). Positions
+//! in check and positions whose best move is a capture are not kept: their
+//! static value is not the search's.
+
+use crate::matches::openings::Opening;
+use crate::train::data::{DataWriter, Record, Wdl};
+use chuhe_core::board::{Color, Position};
+use chuhe_core::nnue::net::Network;
+use chuhe_core::rng::SplitMix64;
+use chuhe_core::rules::{self, Outcome};
+use chuhe_core::search::{Engine, Limits, Score};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    pub games: u64,
+    pub nodes: u64,
+    pub threads: usize,
+    pub out: PathBuf,
+    pub openings: Vec<Opening>,
+    pub random_plies: u32,
+    pub seed: u64,
+    pub hash_mb: usize,
+    /// The evaluation the games are played with (None: hand-crafted).
+    pub net: Option<Arc<Network>>,
+}
+
+/// Scores past this are not stored (mates and near-mates teach nothing
+/// about a static evaluation), and a side this far behind for
+/// `RESIGN_PLIES` plies in a row has lost.
+const RESIGN_CP: i32 = 1500;
+const RESIGN_PLIES: usize = 8;
+/// A game this long with the score within `DRAW_CP` of zero for
+/// `DRAW_PLIES` plies in a row is a draw.
+const DRAW_FROM_PLY: usize = 120;
+const DRAW_CP: i32 = 10;
+const DRAW_PLIES: usize = 16;
+/// Backstop: the natural limit ends any real game long before this.
+const MAX_PLIES: usize = 800;
+
+struct GameRecords {
+    records: Vec<Record>,
+}
+
+/// Plays one game; `None` when the run was stopped in the middle of it.
+fn play_game(
+    cfg: &DatagenConfig,
+    engine: &mut Engine,
+    game_no: u64,
+    stop: &AtomicBool,
+) -> Option<GameRecords> {
+    let mut rng = SplitMix64::new(cfg.seed ^ game_no.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut pos = loop {
+        let mut pos = if cfg.openings.is_empty() {
+            Position::startpos()
+        } else {
+            let o = &cfg.openings[(rng.next_u64() % cfg.openings.len() as u64) as usize];
+            o.position().ok()?
+        };
+        let mut ok = true;
+        for _ in 0..cfg.random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        if ok && rules::judge(&pos).is_none() {
+            break pos;
+        }
+    };
+    engine.new_game();
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        ..Default::default()
+    };
+    // (position record without result, side to move) in game order.
+    let mut kept: Vec<(Record, Color)> = Vec::new();
+    let mut scores: Vec<i32> = Vec::new(); // from Red's view, per ply
+    let start_ply = pos.ply();
+    let outcome = loop {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        if let Some(v) = rules::judge(&pos) {
+            break v.outcome;
+        }
+        let plies = pos.ply() - start_ply;
+        if plies >= MAX_PLIES {
+            break Outcome::Draw;
+        }
+        let res = engine.go(&pos, &limits, &mut |_| {});
+        let best = res.best?;
+        let us = pos.side_to_move();
+        let cp = match res.score {
+            Score::Cp(c) => c,
+            Score::Mate(n) if n > 0 => 30_000,
+            Score::Mate(_) => -30_000,
+        };
+        let red_cp = if us == Color::Red { cp } else { -cp };
+        scores.push(red_cp);
+        if cp.abs() < RESIGN_CP && !pos.in_check() && !pos.is_capture(best) {
+            kept.push((Record::from_position(&pos, cp as i16, Wdl::Draw), us));
+        }
+        if let Some(o) = adjudicate(&scores, plies) {
+            break o;
+        }
+        pos.make_move(best);
+    };
+    let records = kept
+        .into_iter()
+        .map(|(mut r, side)| {
+            r.result = match (outcome, side) {
+                (Outcome::Draw, _) => Wdl::Draw,
+                (Outcome::RedWins, Color::Red) | (Outcome::BlackWins, Color::Black) => Wdl::Win,
+                _ => Wdl::Loss,
+            };
+            r
+        })
+        .collect();
+    Some(GameRecords { records })
+}
+
+/// Score adjudication over the scores so far (Red's view, one per ply).
+fn adjudicate(scores: &[i32], plies: usize) -> Option<Outcome> {
+    if scores.len() >= RESIGN_PLIES {
+        let tail = &scores[scores.len() - RESIGN_PLIES..];
+        if tail.iter().all(|&s| s >= RESIGN_CP) {
+            return Some(Outcome::RedWins);
+        }
+        if tail.iter().all(|&s| s <= -RESIGN_CP) {
+            return Some(Outcome::BlackWins);
+        }
+    }
+    if plies >= DRAW_FROM_PLY && scores.len() >= DRAW_PLIES {
+        let tail = &scores[scores.len() - DRAW_PLIES..];
+        if tail.iter().all(|&s| s.abs() <= DRAW_CP) {
+            return Some(Outcome::Draw);
+        }
+    }
+    None
+}
+
+/// Runs the generation, printing progress lines through `progress`; returns
+/// the number of positions written. Stops early (keeping everything written)
+/// when `stop` is set.
+pub fn run(
+    cfg: &DatagenConfig,
+    stop: Arc<AtomicBool>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<u64, String> {
+    let mut writer = DataWriter::append(&cfg.out)
+        .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
+    let next_game = Arc::new(AtomicU64::new(0));
+    let (tx, rx) = mpsc::channel::<GameRecords>();
+    let threads = cfg.threads.max(1);
+    let mut handles = Vec::new();
+    for _ in 0..threads {
+        let (cfg, stop, next_game, tx) = (cfg.clone(), stop.clone(), next_game.clone(), tx.clone());
+        handles.push(std::thread::spawn(move || {
+            let mut engine = Engine::new();
+            engine.set_network(cfg.net.clone());
+            engine.set_hash_mb(cfg.hash_mb);
+            loop {
+                let g = next_game.fetch_add(1, Ordering::Relaxed);
+                if g >= cfg.games || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                match play_game(&cfg, &mut engine, g, &stop) {
+                    Some(r) => {
+                        if tx.send(r).is_err() {
+                            break;
+                        }
+                    }
+                    None => break,
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let start = Instant::now();
+    let mut last_report = Instant::now();
+    let mut games = 0u64;
+    let mut buffer = Vec::new();
+    let mut last_flush = Instant::now();
+    let report = |games: u64, positions: u64, progress: &mut dyn FnMut(&str)| {
+        let secs = start.elapsed().as_secs_f64().max(1e-3);
+        let eta = if games > 0 {
+            (secs / games as f64 * (cfg.games - games) as f64) as u64
+        } else {
+            0
+        };
+        progress(&format!(
+            "games {games}/{} positions {positions} pos/s {:.0} eta {}h{:02}m",
+            cfg.games,
+            positions as f64 / secs,
+            eta / 3600,
+            eta / 60 % 60
+        ));
+    };
+    loop {
+        match rx.recv_timeout(Duration::from_millis(500)) {
+            Ok(g) => {
+                games += 1;
+                buffer.extend(g.records);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if !buffer.is_empty()
+            && (last_flush.elapsed() >= Duration::from_secs(5) || stop.load(Ordering::Relaxed))
+        {
+            writer
+                .write(&buffer)
+                .map_err(|e| format!("write failed: {e}"))?;
+            buffer.clear();
+            last_flush = Instant::now();
+        }
+        if last_report.elapsed() >= Duration::from_secs(10) {
+            report(games, writer.written() + buffer.len() as u64, progress);
+            last_report = Instant::now();
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    writer
+        .write(&buffer)
+        .map_err(|e| format!("write failed: {e}"))?;
+    report(games, writer.written(), progress);
+    Ok(writer.written())
+}

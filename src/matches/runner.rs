@@ -1,0 +1,497 @@
+//! The match itself: the schedule, N games at once on worker threads (each
+//! game starts its own two engine processes, so a process serves one game at
+//! a time and a crashed engine is simply started afresh for the next game),
+//! PGN as games finish, the running score, standings and the final report.
+
+use super::engine::{Engine, EngineSpec, Protocol};
+use super::game::{self, GameRecord, GameSettings, GameSetup, Referee, Termination};
+use super::openings::Opening;
+use super::pgn::{self, PgnHeader};
+use super::resume;
+use super::standings::{self, Played, Row, Scale};
+use super::stats::{self, Sprt, SprtDecision, Wdl};
+use super::usage;
+use chuhe_core::rules::Outcome;
+use std::collections::{HashSet, VecDeque};
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    /// With three or more engines: the first plays each other one (gauntlet)
+    /// instead of everyone playing everyone (round robin).
+    pub gauntlet: bool,
+    pub openings: Vec<Opening>,
+    /// Games per pairing; 0 plays each opening twice, colours swapped.
+    pub games_per_pair: usize,
+    pub concurrency: usize,
+    pub settings: GameSettings,
+    pub pgn: Option<PathBuf>,
+    /// Go on from `pgn`: its games of this schedule count as played.
+    pub resume: bool,
+    pub scale: Scale,
+    pub sprt: Option<Sprt>,
+    pub event: String,
+    pub site: String,
+}
+
+impl MatchConfig {
+    pub fn new(engines: Vec<EngineSpec>, settings: GameSettings) -> Self {
+        MatchConfig {
+            engines,
+            gauntlet: false,
+            openings: vec![Opening::startpos()],
+            games_per_pair: 0,
+            concurrency: 1,
+            settings,
+            pgn: None,
+            resume: false,
+            scale: Scale::default(),
+            sprt: None,
+            event: "Chuhe match".to_string(),
+            site: "local".to_string(),
+        }
+    }
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub round: usize,
+    pub red: usize,
+    pub black: usize,
+    pub opening: usize,
+}
+
+/// Every game of the match in playing order: each opening twice with the
+/// colours swapped, pairings interleaved so that all progress together.
+pub fn schedule(cfg: &MatchConfig) -> Vec<Job> {
+    let n = cfg.engines.len();
+    let pairs: Vec<(usize, usize)> = if cfg.gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    };
+    let openings = cfg.openings.len().max(1);
+    let per_pair = if cfg.games_per_pair == 0 {
+        2 * openings
+    } else {
+        cfg.games_per_pair
+    };
+    let mut jobs = Vec::with_capacity(per_pair * pairs.len());
+    for k in 0..per_pair {
+        for &(i, j) in &pairs {
+            let (red, black) = if k % 2 == 0 { (i, j) } else { (j, i) };
+            jobs.push(Job {
+                round: jobs.len() + 1,
+                red,
+                black,
+                opening: (k / 2) % openings,
+            });
+        }
+    }
+    jobs
+}
+
+#[derive(Debug)]
+pub struct MatchReport {
+    pub games: Vec<(Job, GameRecord)>,
+    pub standings: Vec<Row>,
+    /// The first engine's results against the second, in a two-engine match.
+    pub wdl: Option<Wdl>,
+    pub sprt: Option<(f64, SprtDecision)>,
+    /// Stopped before the schedule was done (Ctrl-C or SPRT decision).
+    pub stopped_early: bool,
+}
+
+/// Plays the match. `stop` ends it early (Ctrl-C): games in progress are
+/// dropped, finished ones are kept. With `cfg.resume` the games of this
+/// schedule already in the PGN file count as played (`resume`) and only the
+/// other rounds are played. Progress and tables go to `out`; the error is a
+/// PGN file that cannot be resumed from, or `out` failing.
+pub fn run(
+    cfg: &MatchConfig,
+    referee: Arc<dyn Referee>,
+    stop: Arc<AtomicBool>,
+    out: &mut dyn Write,
+) -> Result<MatchReport, String> {
+    let jobs = schedule(cfg);
+    let done = match (&cfg.pgn, cfg.resume) {
+        (Some(path), true) => {
+            let resumed = resume::load(path, cfg, &jobs)?;
+            if resumed.ignored > 0 {
+                writeln!(
+                    out,
+                    "note: {} game(s) in {} are not rounds of this match (other engines, \
+                     openings or rounds, unfinished, or a round twice) and do not count",
+                    resumed.ignored,
+                    path.display()
+                )
+                .map_err(output_error)?;
+            }
+            resumed.games
+        }
+        _ => Vec::new(),
+    };
+    play(cfg, jobs, done, referee, stop, out).map_err(output_error)
+}
+
+fn output_error(e: io::Error) -> String {
+    format!("output: {e}")
+}
+
+/// Plays the rounds of `jobs` not in `done` (games already played), which
+/// count in the score and the report as if played now.
+fn play(
+    cfg: &MatchConfig,
+    jobs: Vec<Job>,
+    done: Vec<(Job, GameRecord)>,
+    referee: Arc<dyn Referee>,
+    stop: Arc<AtomicBool>,
+    out: &mut dyn Write,
+) -> io::Result<MatchReport> {
+    let total = jobs.len();
+    let done_rounds: HashSet<usize> = done.iter().map(|(j, _)| j.round).collect();
+    let pending: VecDeque<Job> = jobs
+        .into_iter()
+        .filter(|j| !done_rounds.contains(&j.round))
+        .collect();
+    let queue = Arc::new(Mutex::new(pending));
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally {
+        cfg,
+        names: &names,
+        total,
+        queue: &queue,
+        played: Vec::new(),
+        report: MatchReport {
+            games: Vec::new(),
+            standings: Vec::new(),
+            wdl: (names.len() == 2).then(Wdl::default),
+            sprt: None,
+            stopped_early: false,
+        },
+    };
+    if !done.is_empty() {
+        let n = done.len();
+        for (job, record) in done {
+            tally.add(job, record);
+        }
+        writeln!(out, "Resumed {n} of {total} games from the PGN file")?;
+        tally.progress(out)?;
+    }
+
+    let (tx, rx) = mpsc::channel::<(Job, GameRecord)>();
+    let workers = cfg.concurrency.clamp(1, total.max(1));
+    let mut resolved = cfg.clone();
+    if queue.lock().is_ok_and(|q| !q.is_empty()) {
+        detect_protocols(&mut resolved.engines, &cfg.settings, &stop);
+    }
+    let cfg_shared = Arc::new(resolved);
+    let mut handles = Vec::with_capacity(workers);
+    for _ in 0..workers {
+        let (queue, tx, stop, referee, cfg) = (
+            queue.clone(),
+            tx.clone(),
+            stop.clone(),
+            referee.clone(),
+            cfg_shared.clone(),
+        );
+        handles.push(std::thread::spawn(move || loop {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let job = match queue.lock() {
+                Ok(mut q) => q.pop_front(),
+                Err(_) => None,
+            };
+            let Some(job) = job else { return };
+            let setup = GameSetup {
+                red: &cfg.engines[job.red],
+                black: &cfg.engines[job.black],
+                opening: &cfg.openings[job.opening],
+                settings: &cfg.settings,
+                referee: referee.as_ref(),
+                stop: stop.clone(),
+            };
+            let record = game::play(&setup);
+            if tx.send((job, record)).is_err() {
+                return;
+            }
+        }));
+    }
+    drop(tx);
+
+    let tc_text = cfg.settings.tc.to_string();
+    for (job, record) in rx {
+        let Some(outcome) = record.outcome else {
+            continue; // interrupted: not a result
+        };
+        if let Some(path) = &cfg.pgn {
+            let header = PgnHeader {
+                event: &cfg.event,
+                site: &cfg.site,
+                date: &pgn::today(),
+                round: job.round,
+                time_control: &tc_text,
+            };
+            let text = pgn::format_game(&record, &header);
+            let written = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(text.as_bytes()));
+            if let Err(e) = written {
+                writeln!(out, "warning: cannot write PGN to {}: {e}", path.display())?;
+            }
+        }
+        writeln!(
+            out,
+            "Game {} ({} vs {}, {}): {} {{{}}}",
+            job.round,
+            record.red,
+            record.black,
+            record.opening.name,
+            pgn::result_text(Some(outcome)),
+            record.termination
+        )?;
+        tally.add(job, record);
+        tally.progress(out)?;
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    let mut report = tally.report;
+    if stop.load(Ordering::Relaxed) && report.games.len() < total {
+        report.stopped_early = true;
+    }
+    report.standings = standings::standings(&names, &tally.played, &cfg.scale);
+    write_final(cfg, &report, total, out)?;
+    Ok(report)
+}
+
+/// The score so far, and the SPRT's say on whether to go on.
+struct Tally<'a> {
+    cfg: &'a MatchConfig,
+    names: &'a [String],
+    total: usize,
+    queue: &'a Mutex<VecDeque<Job>>,
+    played: Vec<Played>,
+    report: MatchReport,
+}
+
+impl Tally<'_> {
+    /// Counts a finished game; a decided SPRT empties the queue.
+    fn add(&mut self, job: Job, record: GameRecord) {
+        let Some(outcome) = record.outcome else {
+            return;
+        };
+        self.played.push(Played {
+            red: job.red,
+            black: job.black,
+            outcome,
+        });
+        if let Some(wdl) = &mut self.report.wdl {
+            let first_wins = match outcome {
+                Outcome::Draw => None,
+                Outcome::RedWins => Some(job.red == 0),
+                Outcome::BlackWins => Some(job.black == 0),
+            };
+            match first_wins {
+                Some(true) => wdl.wins += 1,
+                Some(false) => wdl.losses += 1,
+                None => wdl.draws += 1,
+            }
+            if let Some(sprt) = &self.cfg.sprt {
+                let decision = sprt.decide(wdl);
+                self.report.sprt = Some((sprt.llr(wdl), decision));
+                if decision != SprtDecision::Continue {
+                    if let Ok(mut q) = self.queue.lock() {
+                        if !q.is_empty() {
+                            self.report.stopped_early = true;
+                        }
+                        q.clear();
+                    }
+                }
+            }
+        }
+        self.report.games.push((job, record));
+    }
+
+    /// The running score: one line for a match, the table otherwise.
+    fn progress(&self, out: &mut dyn Write) -> io::Result<()> {
+        let played = self.played.len();
+        if let Some(wdl) = &self.report.wdl {
+            writeln!(
+                out,
+                "{}",
+                progress_line(self.names, wdl, played, self.total)
+            )?;
+        } else {
+            let rows = standings::standings(self.names, &self.played, &self.cfg.scale);
+            writeln!(out, "After {played} of {} games:", self.total)?;
+            write!(out, "{}", standings::format_table(&rows))?;
+        }
+        out.flush()
+    }
+}
+
+/// Settles `auto` protocols once, before the games, so that a UCI-only engine
+/// does not wait out the `ucci` probe in every game. An engine that does not
+/// start here stays `auto`; its games will record the failure.
+fn detect_protocols(engines: &mut [EngineSpec], settings: &GameSettings, stop: &Arc<AtomicBool>) {
+    let timeout = std::time::Duration::from_millis(settings.init_timeout_ms);
+    for spec in engines.iter_mut().filter(|e| e.proto == Protocol::Auto) {
+        if let Ok(engine) = Engine::start(spec, timeout, stop.clone()) {
+            spec.proto = engine.proto;
+            engine.quit();
+        }
+    }
+}
+
+fn elo_text(wdl: &Wdl) -> String {
+    match stats::elo_estimate(wdl) {
+        // `+ 0.0` turns -0.0 into 0.0 so an even score does not print as "-0.0".
+        Some(e) => format!(
+            "Elo {:+.1} [{:+.1}, {:+.1}]",
+            e.elo + 0.0,
+            e.low + 0.0,
+            e.high + 0.0
+        ),
+        None => "Elo -".to_string(),
+    }
+}
+
+fn progress_line(names: &[String], wdl: &Wdl, played: usize, total: usize) -> String {
+    format!(
+        "Games {played}/{total}: {} vs {}: {}-{}-{} [{:.3}] {} LOS {:.1}%",
+        names[0],
+        names[1],
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        wdl.score(),
+        elo_text(wdl),
+        100.0 * stats::los(wdl)
+    )
+}
+
+fn write_final(
+    cfg: &MatchConfig,
+    report: &MatchReport,
+    total: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Finished {} of {} games{}",
+        report.games.len(),
+        total,
+        if report.stopped_early {
+            " (stopped early)"
+        } else {
+            ""
+        }
+    )?;
+    write!(out, "{}", standings::format_table(&report.standings))?;
+    if let Some(wdl) = &report.wdl {
+        writeln!(
+            out,
+            "{} vs {}: +{} ={} -{}, score {:.3}, {} (95%), LOS {:.1}%",
+            cfg.engines[0].name,
+            cfg.engines[1].name,
+            wdl.wins,
+            wdl.draws,
+            wdl.losses,
+            if wdl.games() > 0 { wdl.score() } else { 0.5 },
+            elo_text(wdl),
+            100.0 * stats::los(wdl)
+        )?;
+    }
+    if let (Some(sprt), Some((llr, decision))) = (&cfg.sprt, report.sprt) {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match decision {
+            SprtDecision::H1 => "H1 accepted",
+            SprtDecision::H0 => "H0 accepted",
+            SprtDecision::Continue => "no decision",
+        };
+        writeln!(
+            out,
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.3} [{lo:.3}, {hi:.3}], {verdict}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        )?;
+    }
+    let mut reasons: Vec<(String, usize)> = Vec::new();
+    for (_, g) in &report.games {
+        let key = termination_kind(&g.termination);
+        match reasons.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => reasons.push((key, 1)),
+        }
+    }
+    for (k, n) in reasons {
+        writeln!(out, "  {n:>5}  {k}")?;
+    }
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    writeln!(out, "Clock use per move, depth and speed (median):")?;
+    write!(
+        out,
+        "{}",
+        usage::format_table(&usage::usage(&names, &report.games))
+    )?;
+    Ok(())
+}
+
+/// The termination without its side, for the summary.
+fn termination_kind(t: &Termination) -> String {
+    use Termination::*;
+    match t {
+        IllegalMove { .. } => "illegal move".into(),
+        BannedMove { .. } => "banned move repeated".into(),
+        NoMove { .. } => "no move given".into(),
+        NoBestMove { .. } => "nobestmove".into(),
+        Crash { .. } => "engine crash".into(),
+        NoAnswer { .. } => "no answer".into(),
+        TimeForfeit { .. } => "time forfeit".into(),
+        Resign { .. } => "resignation".into(),
+        AdjudicatedWin { .. } => "adjudicated win".into(),
+        StartFailure { .. } => "engine failed to start".into(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules() {
+        let e = |n: &str| EngineSpec::new(n, "x");
+        let mut cfg = MatchConfig::new(vec![e("a"), e("b")], GameSettings::default());
+        cfg.openings = vec![
+            Opening::startpos(),
+            Opening::startpos(),
+            Opening::startpos(),
+        ];
+        let jobs = schedule(&cfg);
+        assert_eq!(jobs.len(), 6);
+        assert_eq!((jobs[0].red, jobs[0].black, jobs[0].opening), (0, 1, 0));
+        assert_eq!((jobs[1].red, jobs[1].black, jobs[1].opening), (1, 0, 0));
+        assert_eq!(jobs[5].opening, 2);
+        cfg.engines.push(e("c"));
+        cfg.engines.push(e("d"));
+        cfg.games_per_pair = 2;
+        assert_eq!(schedule(&cfg).len(), 12);
+        cfg.gauntlet = true;
+        let g = schedule(&cfg);
+        assert_eq!(g.len(), 6);
+        assert!(g.iter().all(|j| j.red == 0 || j.black == 0));
+    }
+}
