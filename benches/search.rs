@@ -3,7 +3,7 @@
 
 use chuhe::bench::POSITIONS;
 use chuhe_core::board::Position;
-use chuhe_core::search::{Engine, Limits};
+use chuhe_core::search::{Limits, Searcher};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const DEPTH: u32 = 9;
@@ -16,7 +16,7 @@ fn positions() -> Vec<Position> {
         .collect()
 }
 
-fn search_nodes(engine: &mut Engine, positions: &[Position]) -> u64 {
+fn search_nodes(engine: &mut Searcher, positions: &[Position]) -> u64 {
     let limits = Limits {
         depth: Some(DEPTH),
         ..Limits::default()
@@ -32,7 +32,7 @@ fn search_nodes(engine: &mut Engine, positions: &[Position]) -> u64 {
 
 fn bench_search(c: &mut Criterion) {
     let positions = positions();
-    let mut engine = Engine::new();
+    let mut engine = Searcher::new();
     // A small table: clearing it between positions must not dominate the timing.
     engine.set_hash_mb(2);
     // The node count is fixed (single thread, fixed depth), so throughput in

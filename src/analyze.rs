@@ -21,7 +21,7 @@ pub use report::html;
 use crate::record::Game;
 use chuhe_core::board::{notation, Color, Move, Position};
 use chuhe_core::rules::{self, Outcome, Reason, Verdict};
-use chuhe_core::search::{values, Engine, Limits, Score};
+use chuhe_core::search::{values, Limits, Score, Searcher};
 
 /// Centipawns that stand for a mate (less the plies to it).
 pub const MATE_CP: i32 = 10_000;
@@ -274,7 +274,7 @@ pub fn analyze(
         pos.make_move(mv);
     }
 
-    let mut engine = Engine::new();
+    let mut engine = Searcher::new();
     engine.set_hash_mb(settings.hash_mb);
     engine.set_threads(settings.threads);
     let mut pos = start;
@@ -344,7 +344,7 @@ pub fn analyze(
     })
 }
 
-fn search(engine: &mut Engine, pos: &Position, limits: &Limits) -> Searched {
+fn search(engine: &mut Searcher, pos: &Position, limits: &Limits) -> Searched {
     if let Some(v) = rules::judge(pos) {
         return Searched {
             eval: Eval::from_verdict(&v, pos.side_to_move()),

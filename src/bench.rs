@@ -4,7 +4,7 @@
 
 use chuhe_core::board::Position;
 use chuhe_core::nnue::net::Network;
-use chuhe_core::search::{Engine, Limits};
+use chuhe_core::search::{Limits, Searcher};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -76,8 +76,8 @@ impl BenchResult {
 }
 
 /// A fresh engine with the bench's settings.
-fn new_engine(net: Option<Arc<Network>>, threads: usize, hash_mb: usize) -> Engine {
-    let mut engine = Engine::new();
+fn new_engine(net: Option<Arc<Network>>, threads: usize, hash_mb: usize) -> Searcher {
+    let mut engine = Searcher::new();
     engine.set_network(net);
     engine.set_hash_mb(hash_mb);
     engine.set_threads(threads);

@@ -16,7 +16,7 @@ use chuhe_core::board::{Color, Position};
 use chuhe_core::nnue::net::Network;
 use chuhe_core::rng::SplitMix64;
 use chuhe_core::rules::{self, Outcome};
-use chuhe_core::search::{Engine, Limits, Score};
+use chuhe_core::search::{Limits, Score, Searcher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -56,7 +56,7 @@ struct GameRecords {
 /// Plays one game; `None` when the run was stopped in the middle of it.
 fn play_game(
     cfg: &DatagenConfig,
-    engine: &mut Engine,
+    engine: &mut Searcher,
     game_no: u64,
     stop: &AtomicBool,
 ) -> Option<GameRecords> {
@@ -170,7 +170,7 @@ pub fn run(
     for _ in 0..threads {
         let (cfg, stop, next_game, tx) = (cfg.clone(), stop.clone(), next_game.clone(), tx.clone());
         handles.push(std::thread::spawn(move || {
-            let mut engine = Engine::new();
+            let mut engine = Searcher::new();
             engine.set_network(cfg.net.clone());
             engine.set_hash_mb(cfg.hash_mb);
             loop {

@@ -3,16 +3,16 @@
 //! ponder, banmoves and searchmoves.
 
 use chuhe_core::board::{Move, PieceKind, Position};
-use chuhe_core::search::{Engine, Limits, Score, SearchResult};
+use chuhe_core::search::{Limits, Score, SearchResult, Searcher};
 use std::time::Duration;
 
-fn engine() -> Engine {
-    let mut e = Engine::new();
+fn engine() -> Searcher {
+    let mut e = Searcher::new();
     e.set_hash_mb(8);
     e
 }
 
-fn search(e: &mut Engine, pos: &Position, limits: Limits) -> SearchResult {
+fn search(e: &mut Searcher, pos: &Position, limits: Limits) -> SearchResult {
     e.go(pos, &limits, &mut |_| {})
 }
 

@@ -1,7 +1,7 @@
 //! The search scores repetitions by the Chinese rules, not as plain draws.
 
 use chuhe_core::board::{Move, Position};
-use chuhe_core::search::{Engine, Limits};
+use chuhe_core::search::{Limits, Searcher};
 
 fn play(fen: &str, moves: &str) -> Position {
     let mut pos: Position = fen.parse().unwrap();
@@ -14,7 +14,7 @@ fn play(fen: &str, moves: &str) -> Position {
 }
 
 fn best(pos: &Position, depth: u32) -> Move {
-    let mut engine = Engine::new();
+    let mut engine = Searcher::new();
     engine.set_hash_mb(16);
     let limits = Limits {
         depth: Some(depth),

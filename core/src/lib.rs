@@ -15,7 +15,7 @@
 
 pub mod board;
 pub mod book;
-
+pub mod engine;
 pub mod eval;
 pub mod nnue;
 pub mod protocol;

@@ -202,7 +202,7 @@ const SPECS: &[Spec] = &[
 ];
 
 /// The `evalfile` value that names the network built into the binary.
-pub const EMBEDDED_NET: &str = "<embedded>";
+pub use crate::engine::EMBEDDED_NET;
 
 const fn spec(id: Id, ucci: Option<&'static str>, uci: Option<&'static str>, kind: Kind) -> Spec {
     Spec {
@@ -433,8 +433,6 @@ pub struct Options {
     pub resign_moves: usize,
     /// Offer a draw after this many drawish searches in a row (0: never).
     pub draw_offer_moves: usize,
-    /// The network file (`EMBEDDED_NET`: the built-in one).
-    pub evalfile: String,
     /// The network evaluates; false: the hand-crafted evaluation.
     pub use_nnue: bool,
 }
@@ -461,7 +459,6 @@ impl Default for Options {
             resign_score: 1500,
             resign_moves: 5,
             draw_offer_moves: 10,
-            evalfile: EMBEDDED_NET.into(),
             use_nnue: true,
         }
     }
@@ -507,7 +504,7 @@ impl Options {
             Id::ResignScore => self.resign_score = int(value) as i32,
             Id::ResignMoves => self.resign_moves = int(value) as usize,
             Id::DrawOfferMoves => self.draw_offer_moves = int(value) as usize,
-            // Stored by the session once the file has loaded.
+            // The engine object keeps the network it loaded.
             Id::EvalFile => {}
             Id::UseNnue => self.use_nnue = flag(value),
         }

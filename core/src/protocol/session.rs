@@ -8,14 +8,11 @@ use super::reader::Input;
 use super::timecontrol::{self, Context};
 use super::worker::{current_hash, Done, Event, Job, SharedHandle};
 use super::Mode;
-use crate::board::{notation, Move, Position};
-use crate::book::{self, Book, Variety};
-use crate::nnue::net::Network;
-use crate::rng::SplitMix64;
+use crate::board::{Move, Position};
+use crate::book::Variety;
 use crate::search::{Limits, Score, SearchResult, StopHandle};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Lines kept waiting for a search to end; a GUI that sends more is flooding.
@@ -39,12 +36,6 @@ pub struct Session {
     /// finish (a `readyok` already asked for is still told) before exiting.
     quitting: bool,
     track: ScoreTrack,
-    /// The network `evalfile` chose (None: none could be had), used while
-    /// `usennue` is on.
-    net: Option<Arc<Network>>,
-    /// The books read for `usebook`/`bookfiles`; empty when off or unreadable.
-    books: Vec<Book>,
-    rng: SplitMix64,
 }
 
 /// Commands that wait for the running search (or perft) to end, in order,
@@ -139,9 +130,6 @@ impl Session {
             eof: false,
             quitting: false,
             track: ScoreTrack::default(),
-            net: crate::nnue::default_network(),
-            books: Vec::new(),
-            rng: SplitMix64::from_entropy(),
         }
     }
 
@@ -337,8 +325,11 @@ impl Session {
         self.opts.store(id, &value);
         let on = value == Value::Bool(true);
         match id {
-            Id::EvalFile => self.load_network(value),
-            Id::UseNnue => self.apply_network(),
+            Id::EvalFile => self.send(Job::LoadNetwork(match value {
+                Value::Text(t) => t,
+                _ => String::new(),
+            })),
+            Id::UseNnue => self.send(Job::UseNnue(self.opts.use_nnue)),
             Id::Hash => self.send(Job::SetHash(self.opts.hash_mb)),
             Id::Threads => self.send(Job::SetThreads(self.opts.threads)),
             Id::NewGame => self.new_game(),
@@ -357,115 +348,25 @@ impl Session {
         }
     }
 
-    /// `evalfile`: the built-in network, or a file; a file that cannot be
-    /// used is reported and the network in use is kept.
-    fn load_network(&mut self, value: Value) {
-        let path = match value {
-            Value::Text(t) => t,
-            _ => String::new(),
-        };
-        let path = path.trim();
-        if path.is_empty() || path == options::EMBEDDED_NET {
-            self.opts.evalfile = options::EMBEDDED_NET.into();
-            self.net = crate::nnue::default_network();
-            if self.net.is_none() {
-                self.note("this build has no built-in network: the hand-crafted evaluation plays");
-            }
-        } else {
-            match Network::load(std::path::Path::new(path)) {
-                Ok(net) => {
-                    self.opts.evalfile = path.to_string();
-                    self.net = Some(Arc::new(net));
-                    self.note(&format!("network loaded from {path}"));
-                }
-                Err(e) => {
-                    return self.error(&format!(
-                        "evalfile {path}: {e}; keeping the current evaluation"
-                    ))
-                }
-            }
-        }
-        self.apply_network();
-    }
-
-    fn apply_network(&mut self) {
-        let net = if self.opts.use_nnue {
-            self.net.clone()
-        } else {
-            None
-        };
-        self.send(Job::SetNetwork(net));
-    }
-
-    /// (Re)reads the book files when the book is on. A book that cannot be
-    /// read is reported and left out; the engine plays on without it.
+    /// (Re)reads the book files when the book is on, or drops them when it
+    /// is off. A book that cannot be read is reported and left out; the
+    /// engine plays on without it.
     fn load_books(&mut self) {
-        self.books.clear();
-        if !self.opts.usebook {
-            return;
+        let files: Vec<String> = if self.opts.usebook {
+            self.opts
+                .bookfiles
+                .split(';')
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+                .map(String::from)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if self.opts.usebook && files.is_empty() {
+            self.note("usebook is on but no bookfiles are set: no book yet");
         }
-        let files: Vec<String> = self
-            .opts
-            .bookfiles
-            .split(';')
-            .map(str::trim)
-            .filter(|f| !f.is_empty())
-            .map(String::from)
-            .collect();
-        if files.is_empty() {
-            return self.note("usebook is on but no bookfiles are set: no book yet");
-        }
-        for file in files {
-            match Book::open(&file) {
-                Ok(b) => {
-                    self.note(&format!(
-                        "book {file}: {} records ({:?} format)",
-                        b.len(),
-                        b.format()
-                    ));
-                    self.books.push(b);
-                }
-                Err(e) => self.error(&format!("{e}; playing on without it")),
-            }
-        }
-    }
-
-    /// A move from the book for this search, if the book has the position
-    /// and an allowed move in it (see `crate::book` for the filters).
-    /// Analysis (`go infinite`) and mate searches always search.
-    fn book_move(&mut self, limits: &Limits) -> Option<Done> {
-        if !self.opts.usebook || self.books.is_empty() || limits.infinite || limits.mate.is_some() {
-            return None;
-        }
-        let allowed = self.root_moves(limits);
-        let variety = Variety::from_level(&self.opts.book_randomness);
-        let (choice, index) =
-            book::choose(&self.books, &self.pos, &allowed, variety, &mut self.rng)?;
-        let mv = choice.mv;
-        let cn = notation::chinese(&self.pos, mv).unwrap_or_default();
-        self.note(&format!(
-            "book move {mv} {cn} weight {} from {}",
-            choice.weight,
-            self.books[index].path()
-        ));
-        // The reply we expect: the heaviest book move after ours.
-        let mut after = self.pos.clone();
-        after.make_move(mv);
-        let ponder = self
-            .books
-            .iter()
-            .find_map(|b| b.probe(&after))
-            .and_then(|m| m.first().map(|b| b.mv));
-        Some(Done {
-            result: SearchResult {
-                best: Some(mv),
-                ponder,
-                score: Score::Cp(0),
-                depth: 0,
-                nodes: 0,
-            },
-            pv: vec![mv],
-        })
+        self.send(Job::LoadBooks(files));
     }
 
     fn new_game(&mut self) {
@@ -523,7 +424,7 @@ impl Session {
             handle: StopHandle::new(),
             held: None,
         });
-        if self.root_moves(&limits).is_empty() {
+        if limits.root_moves(&self.pos).is_empty() {
             if self.pos.has_legal_move() {
                 self.note("every legal move is banned");
             }
@@ -539,20 +440,11 @@ impl Session {
             }
             return;
         }
-        if let Some(done) = self.book_move(&limits) {
-            // Not a judgement of the position: it counts neither towards
-            // resigning or offering a draw nor for accepting one.
-            thinking.on_clock = false;
-            thinking.draw_offered = false;
-            thinking.held = Some(done);
-            let wait = thinking.must_wait();
-            self.busy = Some(Busy::Search(thinking));
-            if !wait {
-                self.release();
-            }
-            return;
-        }
         let stop = thinking.handle.clone();
+        let book = self
+            .opts
+            .usebook
+            .then(|| Variety::from_level(&self.opts.book_randomness));
         self.busy = Some(Busy::Search(thinking));
         self.send(Job::Search {
             pos: self.pos.clone(),
@@ -560,6 +452,7 @@ impl Session {
             mode: self.mode,
             chinese_pv: self.opts.debug,
             stop,
+            book,
         });
     }
 
@@ -571,15 +464,6 @@ impl Session {
         if limits.searchmoves.len() < given {
             self.error("go: searchmoves has moves that are not legal here, ignored");
         }
-    }
-
-    fn root_moves(&self, limits: &Limits) -> Vec<Move> {
-        self.pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| !limits.banmoves.contains(m))
-            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-            .collect()
     }
 
     fn perft(&mut self, depth: u64) {
@@ -657,6 +541,12 @@ impl Session {
         let Some(t) = self.thinking() else {
             return;
         };
+        if done.from_book {
+            // Not a judgement of the position: it counts neither towards
+            // resigning or offering a draw nor for accepting one.
+            t.on_clock = false;
+            t.draw_offered = false;
+        }
         t.held = Some(done);
         if !t.must_wait() {
             self.release();
@@ -768,6 +658,7 @@ fn no_move_result() -> Done {
             nodes: 0,
         },
         pv: Vec::new(),
+        from_book: false,
     }
 }
 

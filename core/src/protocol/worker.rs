@@ -1,13 +1,15 @@
-//! The search thread: owns the `Engine`, takes jobs in order over a channel
-//! and reports back, so the main thread stays free to read `stop`,
+//! The search thread: owns the engine object, takes jobs in order over a
+//! channel and reports back, so the main thread stays free to read `stop`,
 //! `ponderhit`, `isready` and `quit` while the engine thinks.
 
-use super::output::{info_line, info_string, Out};
+use super::output::{error_line, info_line, info_string, Out};
 use super::reader::Input;
 use super::Mode;
 use crate::board::perft;
 use crate::board::{notation, Move, Position};
-use crate::search::{Engine, HashView, Limits, SearchResult, StopHandle};
+use crate::book::Variety;
+use crate::engine::{Engine, NetworkLoaded};
+use crate::search::{HashView, Limits, Score, SearchResult, StopHandle};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -21,6 +23,9 @@ pub enum Job {
         chinese_pv: bool,
         /// This search's own stop token, made when the `go` was accepted.
         stop: StopHandle,
+        /// Answer from the opening book, with this variety, when it holds
+        /// the position (None: the book is off).
+        book: Option<Variety>,
     },
     Perft {
         pos: Position,
@@ -30,8 +35,12 @@ pub enum Job {
     },
     SetHash(usize),
     SetThreads(usize),
-    /// The evaluation to use: a network, or None for the hand-crafted one.
-    SetNetwork(Option<Arc<crate::nnue::net::Network>>),
+    /// `evalfile`: the network to load (`EMBEDDED_NET`: the built-in one).
+    LoadNetwork(String),
+    /// `usennue`: the loaded network (true) or the hand-crafted evaluation.
+    UseNnue(bool),
+    /// The book files to read; none turns the book off.
+    LoadBooks(Vec<String>),
     NewGame,
     /// Answer `readyok` once every job before this one is done (a hash
     /// resize or a new game can take a moment).
@@ -53,6 +62,8 @@ pub struct Done {
     /// The last principal variation reported, for the ponder move and the
     /// draw judgement.
     pub pv: Vec<Move>,
+    /// The move came from the book: no judgement of the position.
+    pub from_book: bool,
 }
 
 /// What the main thread may touch while the worker owns the engine: a read
@@ -80,8 +91,14 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                     mode,
                     chinese_pv,
                     stop,
+                    book,
                 } => {
-                    let done = search(&mut engine, &pos, &limits, &stop, mode, chinese_pv, &out);
+                    let from_book =
+                        book.and_then(|v| book_move(&mut engine, &pos, &limits, v, &out));
+                    let done = match from_book {
+                        Some(done) => done,
+                        None => search(&mut engine, &pos, &limits, &stop, mode, chinese_pv, &out),
+                    };
                     if events.send(Event::SearchDone(done)).is_err() {
                         return;
                     }
@@ -119,7 +136,32 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                     engine.new_game();
                     *slot.lock().unwrap_or_else(|e| e.into_inner()) = engine.hash_view();
                 }
-                Job::SetNetwork(net) => engine.set_network(net),
+                Job::LoadNetwork(source) => match engine.load_network(&source) {
+                    Ok(NetworkLoaded::Embedded) => {}
+                    Ok(NetworkLoaded::NoEmbedded) => out.line(&info_string(
+                        "this build has no built-in network: the hand-crafted evaluation plays",
+                    )),
+                    Ok(NetworkLoaded::File(path)) => {
+                        out.line(&info_string(&format!("network loaded from {path}")))
+                    }
+                    Err(e) => out.line(&error_line(&format!(
+                        "evalfile {}: {e}; keeping the current evaluation",
+                        source.trim()
+                    ))),
+                },
+                Job::UseNnue(on) => engine.set_use_nnue(on),
+                Job::LoadBooks(files) => {
+                    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+                    for answer in engine.load_books(&files) {
+                        out.line(&match answer {
+                            Ok(b) => info_string(&format!(
+                                "book {}: {} records ({:?} format)",
+                                b.path, b.records, b.format
+                            )),
+                            Err(e) => error_line(&format!("{e}; playing on without it")),
+                        });
+                    }
+                }
                 Job::Ready => out.line("readyok"),
                 Job::Sync => {
                     if events.send(Event::Synced).is_err() {
@@ -142,7 +184,7 @@ fn search(
     out: &Out,
 ) -> Done {
     let mut pv = Vec::new();
-    let result = engine.go_with(pos, limits, stop, &mut |info| {
+    let result = engine.go(pos, limits, stop, &mut |info| {
         if info.currmove.is_none() && !info.pv.is_empty() {
             pv.clone_from(&info.pv);
         }
@@ -157,5 +199,36 @@ fn search(
             }
         }
     });
-    Done { result, pv }
+    Done {
+        result,
+        pv,
+        from_book: false,
+    }
+}
+
+/// The book's answer, told to the GUI, if the book holds the position.
+fn book_move(
+    engine: &mut Engine,
+    pos: &Position,
+    limits: &Limits,
+    variety: Variety,
+    out: &Out,
+) -> Option<Done> {
+    let pick = engine.book_move(pos, limits, variety)?;
+    let cn = notation::chinese(pos, pick.mv).unwrap_or_default();
+    out.line(&info_string(&format!(
+        "book move {} {cn} weight {} from {}",
+        pick.mv, pick.weight, pick.path
+    )));
+    Some(Done {
+        result: SearchResult {
+            best: Some(pick.mv),
+            ponder: pick.ponder,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+        },
+        pv: vec![pick.mv],
+        from_book: true,
+    })
 }

@@ -1,6 +1,6 @@
 //! What a search is asked to do and what it reports.
 
-use crate::board::Move;
+use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,6 +37,19 @@ pub struct Limits {
     pub banmoves: Vec<Move>,
     /// Time kept back for process and GUI overhead.
     pub move_overhead: Duration,
+}
+
+impl Limits {
+    /// The legal moves of `pos` these limits let the search play: none
+    /// banned, and only the `searchmoves` if there are any. Empty when every
+    /// legal move is excluded.
+    pub fn root_moves(&self, pos: &Position) -> Vec<Move> {
+        pos.legal_moves()
+            .into_iter()
+            .filter(|m| !self.banmoves.contains(m))
+            .filter(|m| self.searchmoves.is_empty() || self.searchmoves.contains(m))
+            .collect()
+    }
 }
 
 /// A score from the side to move's point of view.

@@ -1,10 +1,10 @@
 //! Search: the public face the protocol, bench and match tools use.
 //!
 //! CONTRACT (the protocol codes against these names; keep them stable):
-//! - `Engine::new()`, `set_hash_mb` (returns a `HashReport`: what was
+//! - `Searcher::new()`, `set_hash_mb` (returns a `HashReport`: what was
 //!   allocated and why it differs from what was asked), `set_threads`,
 //!   `new_game` (clears the TT and histories).
-//! - `Engine::go(&mut self, pos: &Position, limits: &Limits,
+//! - `Searcher::go(&mut self, pos: &Position, limits: &Limits,
 //!   on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult` searches
 //!   synchronously on the calling thread (helper threads of a pool that lives
 //!   across searches inside), calling `on_info` for each `info` line worth
@@ -12,7 +12,7 @@
 //!   called from another thread. `go_with` does the same with a stop token
 //!   the caller made (one per search: a `stop` given to it before the search
 //!   starts is never lost).
-//! - `Engine::stop_handle()` gives a cloneable, `Send` handle to the next
+//! - `Searcher::stop_handle()` gives a cloneable, `Send` handle to the next
 //!   search (`go` takes it, and the engine makes a fresh one for the search
 //!   after): `stop()` ends the search at once; `ponderhit()` turns a
 //!   ponder/infinite search into a timed one with the clock starting now.
@@ -21,16 +21,16 @@
 //! - `pos` carries the game history (moves made with `make_move` since the
 //!   FEN), which the repetition rules read.
 
-mod engine;
 mod history;
 mod limits;
 mod movepick;
+mod searcher;
 pub mod see;
 mod time;
 mod tt;
 pub mod values;
 mod worker;
-pub use engine::{Engine, HashReport};
+pub use searcher::{HashReport, Searcher};
 
 /// Transposition table sizes in MB: the range offered to GUIs, and the
 /// default. A size the machine cannot give is cut down (see `HashReport`).

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-pub struct Engine {
+pub struct Searcher {
     tt: Arc<Tt>,
     hash_mb: usize,
     /// The stop token of the next search.
@@ -30,7 +30,7 @@ pub struct Engine {
     net: Option<Arc<Network>>,
 }
 
-impl Default for Engine {
+impl Default for Searcher {
     fn default() -> Self {
         Self::new()
     }
@@ -106,13 +106,13 @@ fn hash_cap_mb(available: usize, current_bytes: usize) -> usize {
     ((available.saturating_add(current_bytes) / 4 * 3) >> 20).max(MIN_HASH_MB)
 }
 
-impl Engine {
+impl Searcher {
     pub fn new() -> Self {
         // A default-sized table failing to allocate means no memory at all.
         let tt = Tt::try_new(DEFAULT_HASH_MB)
             .or_else(|| Tt::try_new(MIN_HASH_MB))
             .expect("no memory for even the smallest hash table");
-        Engine {
+        Searcher {
             tt: Arc::new(tt),
             hash_mb: DEFAULT_HASH_MB,
             handle: StopHandle::new(),
@@ -234,12 +234,7 @@ impl Engine {
                 nodes: 0,
             };
         }
-        let mut root_moves: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| !limits.banmoves.contains(m))
-            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-            .collect();
+        let mut root_moves = limits.root_moves(pos);
         if root_moves.is_empty() {
             // Every legal move is excluded: playing one beats forfeiting.
             root_moves = legal.to_vec();
@@ -430,7 +425,7 @@ mod tests {
 
     #[test]
     fn reports_say_what_happened() {
-        let mut e = Engine::new();
+        let mut e = Searcher::new();
         let r = e.set_hash_mb(2);
         assert_eq!((r.mb, r.note()), (2, None));
         let r = e.set_hash_mb(0);
@@ -451,7 +446,7 @@ mod tests {
 
     #[test]
     fn threads_persist_and_resize() {
-        let mut e = Engine::new();
+        let mut e = Searcher::new();
         assert_eq!(e.set_threads(3), 3);
         let ids: Vec<_> = e
             .pool
@@ -483,7 +478,7 @@ mod tests {
 
     #[test]
     fn a_stop_before_the_search_is_kept() {
-        let mut e = Engine::new();
+        let mut e = Searcher::new();
         let stop = StopHandle::new();
         stop.stop();
         let limits = Limits {

@@ -1,0 +1,237 @@
+//! The engine object: everything a game needs besides the position. The
+//! search (transposition table, threads, move-ordering memory), the
+//! evaluation in use (a network file, the built-in network or the
+//! hand-crafted evaluation) and the opening books. The protocols drive it
+//! through these methods and keep none of this state themselves; it knows
+//! nothing of any protocol and reports what happened as values the caller
+//! words for its GUI.
+
+use crate::board::{Move, Position};
+use crate::book::{self, Book, Variety};
+use crate::nnue::{self, net::Network};
+use crate::rng::SplitMix64;
+use crate::search::{HashReport, HashView, Limits, SearchInfo, SearchResult, Searcher, StopHandle};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The name that selects the network built into the binary (the `evalfile`
+/// value GUIs see by default).
+pub const EMBEDDED_NET: &str = "<embedded>";
+
+/// What loading a network did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkLoaded {
+    /// The built-in network is in use.
+    Embedded,
+    /// This build's built-in network fails its own checks (a test rules it
+    /// out): the hand-crafted evaluation plays.
+    NoEmbedded,
+    /// The network from this file is in use.
+    File(String),
+}
+
+/// A move from the opening book, with where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookPick {
+    pub mv: Move,
+    /// The reply we expect: the heaviest book move after ours.
+    pub ponder: Option<Move>,
+    pub weight: u32,
+    /// The file of the book that answered.
+    pub path: String,
+}
+
+/// A book `load_books` read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookInfo {
+    pub path: String,
+    pub records: usize,
+    pub format: book::Format,
+}
+
+pub struct Engine {
+    search: Searcher,
+    /// The network `load_network` chose (None: none could be had); it
+    /// evaluates while `use_nnue` is on.
+    net: Option<Arc<Network>>,
+    use_nnue: bool,
+    books: Vec<Book>,
+    rng: SplitMix64,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// An engine with the default table, one thread, the built-in network
+    /// and no book.
+    pub fn new() -> Engine {
+        let net = nnue::default_network();
+        let mut search = Searcher::new();
+        search.set_network(net.clone());
+        Engine {
+            search,
+            net,
+            use_nnue: true,
+            books: Vec::new(),
+            rng: SplitMix64::from_entropy(),
+        }
+    }
+
+    /// The search itself, for the tools that drive it directly.
+    pub fn searcher(&mut self) -> &mut Searcher {
+        &mut self.search
+    }
+
+    pub fn set_hash_mb(&mut self, mb: usize) -> HashReport {
+        self.search.set_hash_mb(mb)
+    }
+
+    /// Returns how many search threads there are now (fewer than asked if
+    /// the system refuses more).
+    pub fn set_threads(&mut self, n: usize) -> usize {
+        self.search.set_threads(n)
+    }
+
+    /// Forgets everything learnt in the previous game.
+    pub fn new_game(&mut self) {
+        self.search.new_game();
+    }
+
+    /// A read-only view of the table (UCCI `probe`), valid while searching;
+    /// take a new one after `set_hash_mb` or `new_game`.
+    pub fn hash_view(&self) -> HashView {
+        self.search.hash_view()
+    }
+
+    /// Loads the network `source` names: `EMBEDDED_NET` (or nothing) for
+    /// the built-in one, else a file. A file that cannot be used is refused
+    /// with the reason and the network in use is kept.
+    pub fn load_network(&mut self, source: &str) -> Result<NetworkLoaded, String> {
+        let source = source.trim();
+        let loaded = if source.is_empty() || source == EMBEDDED_NET {
+            self.net = nnue::default_network();
+            if self.net.is_some() {
+                NetworkLoaded::Embedded
+            } else {
+                NetworkLoaded::NoEmbedded
+            }
+        } else {
+            let net = Network::load(Path::new(source)).map_err(|e| e.to_string())?;
+            self.net = Some(Arc::new(net));
+            NetworkLoaded::File(source.to_string())
+        };
+        self.apply_evaluation();
+        Ok(loaded)
+    }
+
+    /// On: the loaded network evaluates; off: the hand-crafted evaluation.
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.use_nnue = on;
+        self.apply_evaluation();
+    }
+
+    fn apply_evaluation(&mut self) {
+        let net = self.net.clone().filter(|_| self.use_nnue);
+        self.search.set_network(net);
+    }
+
+    /// Replaces the books with those of `files`; one answer per file, in
+    /// order: what was read, or why it could not be (it is left out).
+    pub fn load_books(&mut self, files: &[&str]) -> Vec<Result<BookInfo, String>> {
+        self.books.clear();
+        let mut answers = Vec::with_capacity(files.len());
+        for file in files {
+            answers.push(Book::open(file).map_err(|e| e.to_string()).map(|b| {
+                let info = BookInfo {
+                    path: b.path().to_string(),
+                    records: b.len(),
+                    format: b.format(),
+                };
+                self.books.push(b);
+                info
+            }));
+        }
+        answers
+    }
+
+    pub fn has_books(&self) -> bool {
+        !self.books.is_empty()
+    }
+
+    /// The book's move for a search in `pos` with `limits`, if a book holds
+    /// the position and one of its moves is allowed (see `crate::book` for
+    /// the filters). Analysis (`infinite`) and mate searches always search.
+    pub fn book_move(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        variety: Variety,
+    ) -> Option<BookPick> {
+        if self.books.is_empty() || limits.infinite || limits.mate.is_some() {
+            return None;
+        }
+        let allowed = limits.root_moves(pos);
+        let (choice, index) = book::choose(&self.books, pos, &allowed, variety, &mut self.rng)?;
+        let mut after = pos.clone();
+        after.make_move(choice.mv);
+        let ponder = self
+            .books
+            .iter()
+            .find_map(|b| b.probe(&after))
+            .and_then(|m| m.first().map(|b| b.mv));
+        Some(BookPick {
+            mv: choice.mv,
+            ponder,
+            weight: choice.weight,
+            path: self.books[index].path().to_string(),
+        })
+    }
+
+    /// Searches `pos` (its history is the game's) until a limit is reached
+    /// or `stop` is stopped, reporting progress through `on_info`.
+    pub fn go(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &StopHandle,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.search.go_with(pos, limits, stop, on_info)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_network_file_keeps_the_one_in_use() {
+        let mut e = Engine::new();
+        assert_eq!(e.load_network(EMBEDDED_NET), Ok(NetworkLoaded::Embedded));
+        let err = e.load_network("/nonexistent/net.nnue").unwrap_err();
+        assert!(!err.is_empty());
+        assert!(e.net.is_some(), "the built-in network is still loaded");
+        e.set_use_nnue(false);
+        assert!(e.searcher().network().is_none());
+        e.set_use_nnue(true);
+        assert!(e.searcher().network().is_some());
+    }
+
+    #[test]
+    fn unreadable_books_are_reported_and_left_out() {
+        let mut e = Engine::new();
+        let r = e.load_books(&["/nonexistent/book.dat"]);
+        assert_eq!(r.len(), 1);
+        assert!(r[0].is_err());
+        assert!(!e.has_books());
+        let limits = Limits::default();
+        assert_eq!(
+            e.book_move(&Position::startpos(), &limits, Variety::Medium),
+            None
+        );
+    }
+}
