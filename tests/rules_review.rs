@@ -731,3 +731,49 @@ fn without_the_cannon_the_attacks_whose_captures_allow_mate_are_idle() {
     check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
 }
+
+/// A check at hand that does not defuse the mate against every answer: the
+/// red knight i9 checks with Ng8+. After Kf9 RxN is safe, but Ke8 (the
+/// black king stays on the e-file, so e1 stays barred) or Nxg8 leave Rd6
+/// mate standing after RxN: the knight is not won through the check, and
+/// the rook moves stay idle.
+#[test]
+fn a_check_that_leaves_the_mate_standing_wins_nothing() {
+    let fen = "2b1k3N/7n1/8n/2r6/9/9/9/8R/3K5/4C4 w - - 0 1";
+    let classes = [Idle, Idle, Idle, Idle];
+    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    let from_h2 = "2b1k3N/7n1/8n/2r6/9/9/9/7R1/3K5/4C4 w - - 0 1";
+    for line in ["i9g8 e9e8 h2h8 c6d6", "i9g8 i7g8 h2h8 c6d6"] {
+        let v = rules::judge(&replay(Some(from_h2), line).expect("legal"));
+        assert_eq!(v.map(|v| v.reason), Some(Reason::Checkmate), "{line}");
+    }
+}
+
+/// The mate after the capture need not come from a rook: here the black
+/// cannon c5 mates with Cd5+ over the black pawn d3 (d0 and d2 behind the
+/// screen, e1 facing the black king) once the rook has left rank 2, from
+/// where it blocks on d2. Every capture allows mate: idle.
+#[test]
+fn attacks_whose_captures_allow_a_cannon_mate_are_idle() {
+    let fen = "2b1k4/7n1/8n/9/2c6/9/3p5/8R/3K5/9 w - - 0 1";
+    let classes = [Idle, Idle, Idle, Idle];
+    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    let from_h2 = "2b1k4/7n1/8n/9/2c6/9/3p5/7R1/3K5/9 w - - 0 1";
+    let v = rules::judge(&replay(Some(from_h2), "h2h8 c5d5").expect("legal"));
+    assert_eq!(v.map(|v| v.reason), Some(Reason::Checkmate));
+    assert!(replay(Some(from_h2), "h2g2 c5d5 g2d2").is_ok());
+}
+
+/// Control: without the pawn d3 the cannon has no screen and no mate
+/// follows a capture, so each rook move chases a knight: 长捉, Red loses.
+#[test]
+fn attacks_whose_captures_allow_no_mate_are_chases() {
+    let fen = "2b1k4/7n1/8n/9/2c6/9/9/8R/3K5/9 w - - 0 1";
+    let classes = [Chase, Idle, Chase, Idle];
+    check(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    assert_eq!(chased(fen, SWING, 0), ["knight h8"]);
+    assert_eq!(chased(fen, SWING, 2), ["knight i7"]);
+}
