@@ -4,8 +4,8 @@
 //! played twice, so the start position occurs a third time. The reasoning
 //! cites the seeds (../shared/seeds, 1999 rulebook 第24-29条 and 棋例细则).
 
-use chuhe_core::board::Position;
-use chuhe_core::rules::{self, judge_repetition, MoveClass, Outcome, Reason};
+use chuhe_core::board::{flip_colours_fen, Move, Position};
+use chuhe_core::rules::{self, judge_repetition, MoveClass, Outcome, Reason, RepetitionScore};
 use MoveClass::*;
 
 mod common;
@@ -625,4 +625,155 @@ fn a_check_beside_an_attack_on_a_guarded_piece_is_allowed() {
         DRAW,
         Reason::RepetitionDraw,
     );
+}
+
+// ---- 29.4 against a check that defuses the mate (issue 24) ------------
+//
+// Red's rook swings i2/h2 and attacks the loose black knights i7 and h8 in
+// turn; the black bishop c9/a7 only passes. Taking either knight takes the
+// rook off rank 2, and then Rc6-d6 is mate: the red king d1 may not step to
+// e1 (it would face the black king on the open e-file), d0 and d2 are on
+// the rook's file, and nothing can block d2-d5 or take the rook. So neither
+// rook move chases by a direct capture (29.4, 棋例细则 7).
+//
+// With the red knight f0 and the red cannon e0 together, Red also has a
+// quiet check at hand: Nf0-e2+ makes the knight the cannon's screen. The
+// knight on e2 also stands between the kings, so after it Rd6+ is answered
+// by Ke1. The check's only answers are Kf9, Be7 and Re6 (Kd9 would face
+// the red king), and each loses the knight to RxN with no mate to follow:
+// after Re6 the rook is pinned to the e-file beside the knight, so it can
+// neither go to d6 nor take the knight. That is winning the piece through
+// a check (29.1, 通过照将吃子; as in issue 10 above), a new target at each
+// rook move: 长捉, Red loses. Either piece alone gives no check, so there
+// the rook moves stay idle. The judge was right in all three; the tests
+// keep it so, and the colour-flipped twins check that Black is judged alike.
+
+const SWING: &str = "i2h2 c9a7 h2i2 a7c9";
+
+/// A `check` case with the colours swapped: the board turned round, each
+/// move mirrored rank for rank, the verdict the other way round. Black moves
+/// first and is to move at the end of each cycle, so the search's view is
+/// the same as Red's in the original.
+fn check_flipped(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome, reason: Reason) {
+    let flipped = flip_colours_fen(fen);
+    let mirror = |text: &str| -> String {
+        let mv: Move = text.parse().expect("a move");
+        Move::new(mv.from().flip_rank(), mv.to().flip_rank()).to_string()
+    };
+    let cycle: Vec<String> = cycle.split_whitespace().map(mirror).collect();
+    let cycle = cycle.join(" ");
+    let pos = twice(&flipped, &cycle);
+    let report = judge_repetition(&pos).expect("a repetition");
+    let got: Vec<MoveClass> = report.moves.iter().map(|m| m.class).collect();
+    let want: Vec<MoveClass> = classes.iter().chain(classes).copied().collect();
+    assert_eq!(got, want, "classes of {cycle} from {flipped}");
+    let swapped = match outcome {
+        Outcome::RedWins => Outcome::BlackWins,
+        Outcome::BlackWins => Outcome::RedWins,
+        Outcome::Draw => Outcome::Draw,
+    };
+    let v = rules::judge(&pos).expect("judged at the third occurrence");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (swapped, reason),
+        "verdict of {cycle} from {flipped}"
+    );
+    let search = match outcome {
+        Outcome::Draw => RepetitionScore::Draw,
+        Outcome::RedWins => RepetitionScore::Win,
+        Outcome::BlackWins => RepetitionScore::Loss,
+    };
+    let plies = cycle.split_whitespace().count();
+    assert_eq!(
+        rules::repetition_in_search(&pos, plies),
+        search,
+        "search view of {cycle} from {flipped}"
+    );
+}
+
+/// Both: each rook move wins a new knight through Ne2+ (see above). Forbidden.
+#[test]
+fn a_check_that_defuses_the_mate_makes_the_attack_a_chase() {
+    let fen = "2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4CN3 w - - 0 1";
+    let classes = [Chase, Idle, Chase, Idle];
+    check(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    assert_eq!(chased(fen, SWING, 0), ["knight h8"]);
+    assert_eq!(chased(fen, SWING, 2), ["knight i7"]);
+    check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    // The line itself: the direct capture is mate, the one after Ne2+ is not.
+    let from_h2 = "2b1k4/7n1/8n/2r6/9/9/9/7R1/3K5/4CN3 w - - 0 1";
+    let v = rules::judge(&replay(Some(from_h2), "h2h8 c6d6").expect("legal"));
+    assert_eq!(v.map(|v| v.reason), Some(Reason::Checkmate));
+    for answer in ["e9f9", "c9e7"] {
+        let line = format!("f0e2 {answer} h2h8 c6d6 d1e1");
+        assert!(replay(Some(from_h2), &line).is_ok(), "{line}");
+    }
+    for line in ["f0e2 e9d9", "f0e2 c6e6 h2h8 e6d6", "f0e2 c6e6 h2h8 e6e2"] {
+        assert!(replay(Some(from_h2), line).is_err(), "{line}");
+    }
+}
+
+/// Without the knight f0 the cannon has no screen to check over: every
+/// capture allows mate, all idle.
+#[test]
+fn without_the_knight_the_attacks_whose_captures_allow_mate_are_idle() {
+    let fen = "2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4C4 w - - 0 1";
+    let classes = [Idle, Idle, Idle, Idle];
+    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+}
+
+/// Without the cannon e0, Ne2 is no check: all idle.
+#[test]
+fn without_the_cannon_the_attacks_whose_captures_allow_mate_are_idle() {
+    let fen = "2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/5N3 w - - 0 1";
+    let classes = [Idle, Idle, Idle, Idle];
+    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+}
+
+/// A check at hand that does not defuse the mate against every answer: the
+/// red knight i9 checks with Ng8+. After Kf9 RxN is safe, but Ke8 (the
+/// black king stays on the e-file, so e1 stays barred) or Nxg8 leave Rd6
+/// mate standing after RxN: the knight is not won through the check, and
+/// the rook moves stay idle.
+#[test]
+fn a_check_that_leaves_the_mate_standing_wins_nothing() {
+    let fen = "2b1k3N/7n1/8n/2r6/9/9/9/8R/3K5/4C4 w - - 0 1";
+    let classes = [Idle, Idle, Idle, Idle];
+    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    let from_h2 = "2b1k3N/7n1/8n/2r6/9/9/9/7R1/3K5/4C4 w - - 0 1";
+    for line in ["i9g8 e9e8 h2h8 c6d6", "i9g8 i7g8 h2h8 c6d6"] {
+        let v = rules::judge(&replay(Some(from_h2), line).expect("legal"));
+        assert_eq!(v.map(|v| v.reason), Some(Reason::Checkmate), "{line}");
+    }
+}
+
+/// The mate after the capture need not come from a rook: here the black
+/// cannon c5 mates with Cd5+ over the black pawn d3 (d0 and d2 behind the
+/// screen, e1 facing the black king) once the rook has left rank 2, from
+/// where it blocks on d2. Every capture allows mate: idle.
+#[test]
+fn attacks_whose_captures_allow_a_cannon_mate_are_idle() {
+    let fen = "2b1k4/7n1/8n/9/2c6/9/3p5/8R/3K5/9 w - - 0 1";
+    let classes = [Idle, Idle, Idle, Idle];
+    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    let from_h2 = "2b1k4/7n1/8n/9/2c6/9/3p5/7R1/3K5/9 w - - 0 1";
+    let v = rules::judge(&replay(Some(from_h2), "h2h8 c5d5").expect("legal"));
+    assert_eq!(v.map(|v| v.reason), Some(Reason::Checkmate));
+    assert!(replay(Some(from_h2), "h2g2 c5d5 g2d2").is_ok());
+}
+
+/// Control: without the pawn d3 the cannon has no screen and no mate
+/// follows a capture, so each rook move chases a knight: 长捉, Red loses.
+#[test]
+fn attacks_whose_captures_allow_no_mate_are_chases() {
+    let fen = "2b1k4/7n1/8n/9/2c6/9/9/8R/3K5/9 w - - 0 1";
+    let classes = [Chase, Idle, Chase, Idle];
+    check(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    assert_eq!(chased(fen, SWING, 0), ["knight h8"]);
+    assert_eq!(chased(fen, SWING, 2), ["knight i7"]);
 }
