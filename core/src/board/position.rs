@@ -109,9 +109,6 @@ pub struct Position {
     by_kind: [Bitboard; 7],
     side: Color,
     key: u64,
-    /// Material and piece-square sum, packed (middle game, endgame), from
-    /// Red's side; kept here so the evaluation never has to loop over pieces.
-    psq: crate::eval::psqt::Packed,
     /// Plies since the last capture (FEN field 5).
     halfmove: u16,
     /// Full-move number (FEN field 6), kept only for printing. Read as a u16
@@ -146,7 +143,6 @@ impl Position {
             by_kind: [Bitboard::EMPTY; 7],
             side: Color::Red,
             key: 0,
-            psq: 0,
             halfmove: 0,
             fullmove: 1,
             stretch_checks: [0; 2],
@@ -298,13 +294,6 @@ impl Position {
         self.key
     }
 
-    /// Material plus piece-square values, packed (middle game, endgame) as
-    /// `eval::psqt` packs them, from Red's point of view.
-    #[inline]
-    pub fn psq(&self) -> crate::eval::psqt::Packed {
-        self.psq
-    }
-
     /// Plies since the last capture, counting the FEN's field 5 and the moves made since.
     #[inline]
     pub fn halfmove_clock(&self) -> u32 {
@@ -375,7 +364,6 @@ impl Position {
         self.by_color[piece.color().index()].set(sq);
         self.by_kind[piece.kind().index()].set(sq);
         self.key ^= zobrist::piece_square(piece, sq);
-        self.psq += crate::eval::psqt::psq(piece, sq);
     }
 
     #[inline]
@@ -384,7 +372,6 @@ impl Position {
         self.by_color[piece.color().index()].clear(sq);
         self.by_kind[piece.kind().index()].clear(sq);
         self.key ^= zobrist::piece_square(piece, sq);
-        self.psq -= crate::eval::psqt::psq(piece, sq);
     }
 
     /// Plays a move. The move must be legal (or at least pseudo-legal: a piece of
@@ -392,6 +379,19 @@ impl Position {
     /// for moves from outside the generator.
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
+        self.make_move_inner(mv, None);
+    }
+
+    /// `make_move` for a caller that already knows whether `mv` gives check
+    /// (the search asked `gives_check`), so the checkers are not worked out
+    /// a second time.
+    #[inline]
+    pub fn make_move_known_check(&mut self, mv: Move, gives_check: bool) {
+        self.make_move_inner(mv, Some(gives_check));
+    }
+
+    #[inline(always)]
+    fn make_move_inner(&mut self, mv: Move, gives_check: Option<bool>) {
         let (from, to) = (mv.from(), mv.to());
         let piece = self.piece_at(from).expect("make_move: no piece on from");
         debug_assert_eq!(piece.color(), self.side);
@@ -419,7 +419,13 @@ impl Position {
         let mover = self.side;
         self.side = !self.side;
         self.key ^= zobrist::SIDE;
-        self.check = self.checkers().any();
+        self.check = match gives_check {
+            Some(c) => {
+                debug_assert_eq!(c, self.checkers().any(), "gives_check disagrees for {mv}");
+                c
+            }
+            None => self.checkers().any(),
+        };
         // A capture starts a new stretch that does not include itself.
         if self.check && captured.is_none() {
             let n = &mut self.stretch_checks[mover.index()];

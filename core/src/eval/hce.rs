@@ -1,5 +1,5 @@
-//! The hand-crafted evaluation: the incrementally kept material and
-//! piece-square sum plus xiangqi knowledge that needs the whole board:
+//! The hand-crafted evaluation: the material and piece-square sum (kept
+//! incrementally by the `Evaluator`, or summed afresh) plus xiangqi knowledge that needs the whole board:
 //! mobility of the long-range pieces, pressure on the enemy palace, the
 //! defenders left around the own king, and connected pawns across the river.
 
@@ -54,26 +54,26 @@ const PALACE_CENTRE: [usize; 2] = [13, 76];
 /// The evaluation counts a lot of bits; x86-64 builds without
 /// `target-cpu=native` lack the POPCNT instruction, so when the CPU has it we
 /// run a copy of the same code compiled with it.
-pub(super) fn evaluate(pos: &Position) -> i32 {
+/// `psq` is the position's `psqt::sum`.
+pub(super) fn evaluate(pos: &Position, psq: psqt::Packed) -> i32 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports POPCNT, checked just above.
-            return unsafe { evaluate_popcnt(pos) };
+            return unsafe { evaluate_popcnt(pos, psq) };
         }
     }
-    evaluate_impl(pos)
+    evaluate_impl(pos, psq)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn evaluate_popcnt(pos: &Position) -> i32 {
-    evaluate_impl(pos)
+unsafe fn evaluate_popcnt(pos: &Position, psq: psqt::Packed) -> i32 {
+    evaluate_impl(pos, psq)
 }
 
 #[inline(always)]
-fn evaluate_impl(pos: &Position) -> i32 {
-    let psq = pos.psq();
+fn evaluate_impl(pos: &Position, psq: psqt::Packed) -> i32 {
     let (rm, re) = side_terms(pos, Color::Red);
     let (bm, be) = side_terms(pos, Color::Black);
     let mg = psqt::mg(psq) + rm - bm;
@@ -230,7 +230,8 @@ mod tests {
     use super::*;
 
     fn eval(fen: &str) -> i32 {
-        evaluate(&Position::from_fen(fen).unwrap())
+        let pos = Position::from_fen(fen).unwrap();
+        evaluate(&pos, psqt::sum(&pos))
     }
 
     #[test]

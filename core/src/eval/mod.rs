@@ -1,13 +1,16 @@
 //! Evaluation: one entry point for the search, `Evaluator::evaluate`, in
 //! front of either the NNUE network or the hand-crafted evaluation.
 //!
-//! The network's accumulators cannot live in `Position`, which is cloned
-//! freely (threads, the rules judge); each search thread owns an
-//! `Evaluator` instead: a stack of accumulators pushed and popped around
-//! each move, fed by what the move changed (the moved piece, the captured
-//! one). Updates are lazy: a pushed frame only records its changes, and the
-//! accumulator is computed when the position is evaluated, from the nearest
-//! computed ancestor, so nodes cut before evaluating cost no update.
+//! Incremental evaluation state cannot live in `Position`, which is cloned
+//! freely (threads, the rules judge) and knows nothing of evaluations; each
+//! search thread owns an `Evaluator` instead, pushed and popped around each
+//! move and fed by what the move changed (the moved piece, the captured
+//! one). Only the evaluation in use keeps state: with the network, a stack
+//! of accumulators; with the hand-crafted evaluation, the stack of
+//! material and piece-square sums (`psqt`). Network updates are lazy: a
+//! pushed frame only records its changes, and the accumulator is computed
+//! when the position is evaluated, from the nearest computed ancestor, so
+//! nodes cut before evaluating cost no update.
 
 mod hce;
 pub mod psqt;
@@ -20,10 +23,16 @@ use std::sync::Arc;
 pub const EVAL_LIMIT: i32 = 20000;
 
 /// The hand-crafted evaluation in centipawns from the side to move's point
-/// of view (a knight or cannon is about 100 in the middle game).
+/// of view (a knight or cannon is about 100 in the middle game), from
+/// scratch; the search uses an `Evaluator` instead.
 #[inline]
 pub fn hce_evaluate(pos: &Position) -> i32 {
-    hce::evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    hce_with_sum(pos, psqt::sum(pos))
+}
+
+#[inline]
+fn hce_with_sum(pos: &Position, psq: psqt::Packed) -> i32 {
+    hce::evaluate(pos, psq).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 struct Frame {
@@ -35,7 +44,10 @@ struct Frame {
 /// A search thread's evaluation state (see the module doc).
 pub struct Evaluator {
     net: Option<Arc<Network>>,
+    /// The network's accumulators, one frame per ply (network only).
     frames: Vec<Frame>,
+    /// The hand-crafted evaluation's sums, one per ply (without a network).
+    sums: Vec<psqt::Packed>,
     top: usize,
 }
 
@@ -46,6 +58,7 @@ impl Evaluator {
         let mut e = Evaluator {
             net,
             frames: Vec::new(),
+            sums: Vec::new(),
             top: 0,
         };
         e.reset(pos);
@@ -59,17 +72,20 @@ impl Evaluator {
     /// Starts over at `pos` (a full refresh of the root accumulator).
     pub fn reset(&mut self, pos: &Position) {
         self.top = 0;
-        if let Some(net) = &self.net {
-            if self.frames.is_empty() {
-                self.frames.push(Frame {
-                    acc: Accumulator::default(),
-                    changes: Changes::default(),
-                    computed: false,
-                });
-            }
-            net.refresh(pieces_of(pos), &mut self.frames[0].acc);
-            self.frames[0].computed = true;
+        let Some(net) = &self.net else {
+            self.sums.clear();
+            self.sums.push(psqt::sum(pos));
+            return;
+        };
+        if self.frames.is_empty() {
+            self.frames.push(Frame {
+                acc: Accumulator::default(),
+                changes: Changes::default(),
+                computed: false,
+            });
         }
+        net.refresh(pieces_of(pos), &mut self.frames[0].acc);
+        self.frames[0].computed = true;
     }
 
     fn push_frame(&mut self, changes: Changes) {
@@ -90,7 +106,7 @@ impl Evaluator {
     #[inline]
     pub fn push(&mut self, pos: &Position, mv: Move) {
         if self.net.is_none() {
-            self.top += 1;
+            self.push_sum(self.sums[self.top].wrapping_add(psqt::delta(pos, mv)));
             return;
         }
         let mut c = Changes::default();
@@ -104,11 +120,20 @@ impl Evaluator {
         self.push_frame(c);
     }
 
+    fn push_sum(&mut self, sum: psqt::Packed) {
+        self.top += 1;
+        if self.sums.len() > self.top {
+            self.sums[self.top] = sum;
+        } else {
+            self.sums.push(sum);
+        }
+    }
+
     /// Call before `pos.make_null()`.
     #[inline]
     pub fn push_null(&mut self) {
         if self.net.is_none() {
-            self.top += 1;
+            self.push_sum(self.sums[self.top]);
             return;
         }
         self.push_frame(Changes::default());
@@ -126,7 +151,8 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         let Some(net) = &self.net else {
-            return hce_evaluate(pos);
+            debug_assert_eq!(self.sums[self.top], psqt::sum(pos));
+            return hce_with_sum(pos, self.sums[self.top]);
         };
         if !self.frames[self.top].computed {
             let mut k = self.top;
@@ -170,6 +196,53 @@ pub fn evaluate_with(net: Option<&Network>, pos: &Position) -> i32 {
             net.refresh(pieces_of(pos), &mut acc);
             net.evaluate(&acc, pos.side_to_move())
                 .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    /// The evaluator's incremental sums (pushed with moves and passes,
+    /// popped on the way back) always equal a fresh evaluation.
+    #[test]
+    fn incremental_hand_crafted_sums_match_a_fresh_evaluation() {
+        let mut rng = SplitMix64::new(5);
+        for game in 0..20 {
+            let mut pos = Position::startpos();
+            let mut ev = Evaluator::new(None, &pos);
+            let mut made = Vec::new();
+            for ply in 0..80 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if ply % 7 == 3 && !pos.in_check() {
+                    ev.push_null();
+                    pos.make_null();
+                    made.push(None);
+                } else {
+                    let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                    ev.push(&pos, mv);
+                    pos.make_move(mv);
+                    made.push(Some(mv));
+                }
+                assert_eq!(ev.evaluate(&pos), hce_evaluate(&pos), "game {game} ply {ply}");
+                // Now and then go back a few plies and check there too.
+                if ply % 11 == 10 {
+                    for _ in 0..3 {
+                        match made.pop() {
+                            Some(Some(_)) => pos.unmake_move(),
+                            Some(None) => pos.unmake_null(),
+                            None => break,
+                        }
+                        ev.pop();
+                        assert_eq!(ev.evaluate(&pos), hce_evaluate(&pos));
+                    }
+                }
+            }
         }
     }
 }

@@ -1,12 +1,12 @@
 //! Material and piece-square values, packed as (middle game, endgame) pairs
-//! in one `i32` so that the position can keep their sum incrementally in
-//! `put`/`remove` with a single add.
+//! in one `i32` so that the evaluator can keep their sum incrementally,
+//! one add per piece a move moves, takes or puts down.
 //!
 //! Tables are written from Red's side (rank 0 is the own back rank); Black
 //! reads them rank-mirrored and with the sign flipped, so the position's sum
 //! is always from Red's point of view.
 
-use crate::board::{Piece, PieceKind, Square};
+use crate::board::{Move, Piece, PieceKind, Position, Square};
 
 /// A (middle game, endgame) pair packed in one integer: the endgame half in
 /// the low 16 bits, the middle-game half above it, both signed.
@@ -183,6 +183,27 @@ static PSQ: [[Packed; 90]; 14] = build();
 #[inline(always)]
 pub fn psq(piece: Piece, sq: Square) -> Packed {
     PSQ[piece.index()][sq.index()]
+}
+
+/// The packed sum over every piece of `pos`, from Red's point of view.
+pub fn sum(pos: &Position) -> Packed {
+    pos.occupied()
+        .map(|sq| psq(pos.piece_at(sq).expect("occupied square has a piece"), sq))
+        .fold(0, |a, v| a.wrapping_add(v))
+}
+
+/// How `mv` (to be played in `pos`) changes the sum.
+#[inline(always)]
+pub fn delta(pos: &Position, mv: Move) -> Packed {
+    let (from, to) = (mv.from(), mv.to());
+    let mut d = 0;
+    if let Some(p) = pos.piece_at(from) {
+        d = psq(p, to).wrapping_sub(psq(p, from));
+    }
+    if let Some(c) = pos.piece_at(to) {
+        d = d.wrapping_sub(psq(c, to));
+    }
+    d
 }
 
 #[cfg(test)]

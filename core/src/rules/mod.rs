@@ -5,9 +5,10 @@
 //! CONTRACT (the search and the match runner code against these names):
 //! - `judge(pos: &Position) -> Option<Verdict>`: is the game over now? `pos`
 //!   carries the moves played since its FEN (`Position::history`).
-//! - `repetition_in_search(pos, plies_back) -> RepetitionScore`: called by the
-//!   search when the current key equals the key `plies_back` plies ago; says
-//!   how the cycle ends for the side to move.
+//! - `repetition_in_search(pos, plies_back) -> RepetitionScore`: when the
+//!   current key equals the key `plies_back` plies ago, how the cycle ends
+//!   for the side to move. The search asks a `CycleCache` of its own, which
+//!   remembers the answers.
 //! - `must_vary(pos)`: at the third occurrence of a cycle that one side loses
 //!   by perpetual attack, that side and the move it must not repeat.
 //! - `natural_limit_reached(pos)`, `no_winning_material(pos)`.
@@ -51,7 +52,7 @@ mod repetition;
 
 pub use classify::{kind_name, ClassifiedMove, MoveClass, Target};
 pub use limit::effective_quiet_plies;
-pub use repetition::{judge_repetition, CycleReport, SideCycle};
+pub use repetition::{judge_repetition, CycleCache, CycleReport, SideCycle};
 
 use crate::board::{Color, Move, Position};
 
@@ -186,7 +187,7 @@ pub fn mate_or_stalemate(pos: &Position) -> Option<Verdict> {
 
 /// How a repetition met in the search ends for the side to move.
 pub fn repetition_in_search(pos: &Position, plies_back: usize) -> RepetitionScore {
-    repetition::score_cycle(pos, plies_back)
+    repetition::score_cycle(&mut pos.clone(), plies_back)
 }
 
 /// At the third (or later) occurrence of a cycle that is "forbidden, loses":

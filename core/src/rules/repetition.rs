@@ -3,8 +3,7 @@
 
 use super::classify::{describe_move, play_and_classify, ClassifiedMove, Facts};
 use super::{MustVary, Outcome, Reason, RepetitionScore, Verdict};
-use crate::board::{Color, Position};
-use std::cell::RefCell;
+use crate::board::{Color, Move, Position};
 
 /// One side's moves in a judged stretch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,42 +90,39 @@ fn earlier_occurrences(pos: &Position) -> Vec<usize> {
     out
 }
 
-/// `pos` as it stood `start` moves into its history.
-fn rewind(pos: &Position, start: usize) -> Position {
-    let mut p = pos.clone();
-    for u in pos.history()[start..].iter().rev() {
-        if u.mv.is_none() {
-            p.unmake_null();
-        } else {
-            p.unmake_move();
-        }
-    }
-    p
-}
-
-/// Summarises both sides over the moves from `start` to the end of the history.
+/// Summarises both sides over the moves from `start` to the end of the
+/// history. The moves are taken back on `pos` itself and played again one by
+/// one as they are classified, so `pos` ends as it began and nothing (its
+/// history least of all) is copied.
 fn summarise(
-    pos: &Position,
+    pos: &mut Position,
     start: usize,
     mut report: Option<&mut Vec<ClassifiedMove>>,
 ) -> [SideCycle; 2] {
+    let moves: Vec<Move> = pos.history()[start..].iter().map(|u| u.mv).collect();
+    for mv in moves.iter().rev() {
+        if mv.is_none() {
+            pos.unmake_null();
+        } else {
+            pos.unmake_move();
+        }
+    }
     let mut sides = [SideCycle::new(); 2];
-    let mut p = rewind(pos, start);
-    for u in &pos.history()[start..] {
-        let side = p.side_to_move();
+    for &mv in &moves {
+        let side = pos.side_to_move();
         let s = &mut sides[side.index()];
         if report.is_none() && s.settled() {
-            if u.mv.is_none() {
-                p.make_null();
+            if mv.is_none() {
+                pos.make_null();
             } else {
-                p.make_move(u.mv);
+                pos.make_move(mv);
             }
             continue;
         }
-        let facts = play_and_classify(&mut p, u.mv, report.is_some());
+        let facts = play_and_classify(pos, mv, report.is_some());
         s.add(&facts);
         if let Some(r) = report.as_deref_mut() {
-            r.push(describe_move(&p, u.mv, side, &facts));
+            r.push(describe_move(pos, mv, side, &facts));
         }
     }
     sides
@@ -167,7 +163,7 @@ fn verdict_of(
 pub(crate) fn repetition_verdict(pos: &Position) -> Option<(Verdict, Option<MustVary>)> {
     let occ = earlier_occurrences(pos);
     let (start, last) = judged_stretch(&occ)?;
-    let [red, black] = summarise(pos, start, None);
+    let [red, black] = summarise(&mut pos.clone(), start, None);
     Some(verdict_of(pos, last, red, black))
 }
 
@@ -178,7 +174,7 @@ pub fn judge_repetition(pos: &Position) -> Option<CycleReport> {
     let last = *occ.first()?;
     let start = occ.get(1).copied().unwrap_or(last);
     let mut moves = Vec::new();
-    let [red, black] = summarise(pos, start, Some(&mut moves));
+    let [red, black] = summarise(&mut pos.clone(), start, Some(&mut moves));
     let mut report = CycleReport {
         occurrence: occ.len() + 1,
         start_ply: start,
@@ -196,13 +192,54 @@ pub fn judge_repetition(pos: &Position) -> Option<CycleReport> {
     Some(report)
 }
 
-/// Cycles already scored, per thread: the search meets the same cycle again
-/// and again, and a cycle's score depends on nothing but its positions.
+/// How the cycle of the last `plies_back` plies ends for the side to move,
+/// judged on `pos` in place (it ends as it began).
+pub(crate) fn score_cycle(pos: &mut Position, plies_back: usize) -> RepetitionScore {
+    let n = pos.history().len();
+    if plies_back == 0 || plies_back > n {
+        return RepetitionScore::Draw;
+    }
+    let [red, black] = summarise(pos, n - plies_back, None);
+    match decide(red, black).2 {
+        None => RepetitionScore::Draw,
+        Some(c) if c == pos.side_to_move() => RepetitionScore::Loss,
+        Some(_) => RepetitionScore::Win,
+    }
+}
+
+/// Cycles already scored, for the search: it meets the same cycle again and
+/// again, and a cycle's score depends on nothing but its positions. Each
+/// search thread owns one, kept from search to search.
+pub struct CycleCache {
+    slots: Box<[(u64, RepetitionScore)]>,
+}
+
 const CACHE_SLOTS: usize = 4096;
 
-thread_local! {
-    static CACHE: RefCell<Vec<(u64, RepetitionScore)>> =
-        RefCell::new(vec![(0, RepetitionScore::Draw); CACHE_SLOTS]);
+impl Default for CycleCache {
+    fn default() -> Self {
+        CycleCache {
+            slots: vec![(0, RepetitionScore::Draw); CACHE_SLOTS].into_boxed_slice(),
+        }
+    }
+}
+
+impl CycleCache {
+    /// `score_cycle`, from the cache when this cycle was scored before.
+    pub fn score(&mut self, pos: &mut Position, plies_back: usize) -> RepetitionScore {
+        let n = pos.history().len();
+        if plies_back == 0 || plies_back > n {
+            return RepetitionScore::Draw;
+        }
+        let key = cycle_key(pos, n - plies_back);
+        let slot = &mut self.slots[(key % CACHE_SLOTS as u64) as usize];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let score = score_cycle(pos, plies_back);
+        *slot = (key, score);
+        score
+    }
 }
 
 /// A fingerprint of the cycle: the keys of its positions in order.
@@ -211,32 +248,6 @@ fn cycle_key(pos: &Position, start: usize) -> u64 {
         .iter()
         .fold(pos.key(), |h, u| h.rotate_left(9) ^ u.key)
         | 1 // never 0, the empty slot
-}
-
-/// The search's view of a cycle of `plies_back` plies ending now.
-pub fn score_cycle(pos: &Position, plies_back: usize) -> RepetitionScore {
-    let n = pos.history().len();
-    if plies_back == 0 || plies_back > n {
-        return RepetitionScore::Draw;
-    }
-    let start = n - plies_back;
-    let key = cycle_key(pos, start);
-    let slot = (key % CACHE_SLOTS as u64) as usize;
-    if let Some(score) = CACHE.with(|c| {
-        let (k, s) = c.borrow()[slot];
-        (k == key).then_some(s)
-    }) {
-        return score;
-    }
-    let [red, black] = summarise(pos, start, None);
-    let (_, _, loser) = decide(red, black);
-    let score = match loser {
-        None => RepetitionScore::Draw,
-        Some(c) if c == pos.side_to_move() => RepetitionScore::Loss,
-        Some(_) => RepetitionScore::Win,
-    };
-    CACHE.with(|c| c.borrow_mut()[slot] = (key, score));
-    score
 }
 
 #[cfg(test)]

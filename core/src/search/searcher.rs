@@ -12,6 +12,7 @@ use super::worker::{Shared, Worker};
 use super::{HashView, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB};
 use crate::board::{Move, Position};
 use crate::nnue::net::Network;
+use crate::rules::CycleCache;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -25,6 +26,7 @@ pub struct Searcher {
     /// The stop token of the next search.
     handle: StopHandle,
     heuristics: Heuristics,
+    cycles: CycleCache,
     pool: Pool,
     /// The network in use; None: the hand-crafted evaluation.
     net: Option<Arc<Network>>,
@@ -117,6 +119,7 @@ impl Searcher {
             hash_mb: DEFAULT_HASH_MB,
             handle: StopHandle::new(),
             heuristics: Heuristics::default(),
+            cycles: CycleCache::default(),
             pool: Pool::default(),
             net: crate::nnue::default_network(),
         }
@@ -251,7 +254,14 @@ impl Searcher {
             net: self.net.clone(),
         });
         let started = self.pool.start(&shared, pos);
-        let mut main = Worker::new(0, &shared, &mut self.heuristics, pos.clone(), Some(time));
+        let mut main = Worker::new(
+            0,
+            &shared,
+            &mut self.heuristics,
+            &mut self.cycles,
+            pos.clone(),
+            Some(time),
+        );
         let outcome = main.iterate(on_info);
         wait_unbounded(stop, limits);
         shared.abort.store(true, Ordering::SeqCst);
@@ -399,10 +409,11 @@ impl Drop for Pool {
 
 fn helper_loop(id: usize, inbox: Receiver<Task>, done: Sender<()>) {
     let mut heur = Heuristics::default();
+    let mut cycles = CycleCache::default();
     for task in inbox {
         match task {
             Task::Search(shared, pos) => {
-                let mut w = Worker::new(id, &shared, &mut heur, *pos, None);
+                let mut w = Worker::new(id, &shared, &mut heur, &mut cycles, *pos, None);
                 w.iterate(&mut |_| {});
             }
             Task::ClearHeuristics => heur.clear(),

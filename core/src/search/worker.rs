@@ -12,7 +12,7 @@ use super::values::*;
 use crate::board::{zobrist, Move, PieceKind, Position};
 use crate::eval::{psqt::SEE_VALUE, Evaluator};
 use crate::nnue::net::Network;
-use crate::rules::{self, RepetitionScore};
+use crate::rules::{self, CycleCache, RepetitionScore};
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -81,9 +81,6 @@ struct Frame {
     /// Plies since the last null move: repetitions are never looked for
     /// across one.
     plies_from_null: usize,
-    /// Whether the side to move here is in check, when the parent already
-    /// knew (it computed `gives_check` for the move that led here).
-    check_known: Option<bool>,
     /// Continuation key of the move played from this node (NO_CONT for a
     /// null move or none yet).
     cont: usize,
@@ -101,6 +98,8 @@ pub struct Worker<'a> {
     id: usize,
     shared: &'a Shared,
     heur: &'a mut Heuristics,
+    /// Repetition cycles this thread has scored (kept between searches).
+    cycles: &'a mut CycleCache,
     pos: Position,
     /// Evaluation state kept in step with `pos` (every make/unmake goes
     /// through `make`/`unmake` below).
@@ -127,6 +126,7 @@ impl<'a> Worker<'a> {
         id: usize,
         shared: &'a Shared,
         heur: &'a mut Heuristics,
+        cycles: &'a mut CycleCache,
         pos: Position,
         time: Option<TimeManager>,
     ) -> Self {
@@ -135,6 +135,7 @@ impl<'a> Worker<'a> {
             id,
             shared,
             heur,
+            cycles,
             pos,
             eval,
             nodes: 0,
@@ -144,7 +145,6 @@ impl<'a> Worker<'a> {
                     killers: [Move::NONE; 2],
                     static_eval: EVAL_NONE,
                     plies_from_null: usize::MAX / 2,
-                    check_known: None,
                     cont: NO_CONT,
                 };
                 MAX_PLY + 4
@@ -208,7 +208,9 @@ impl<'a> Worker<'a> {
         .any()
     }
 
-    /// Plays `mv`, first asking the TT to fetch the child's bucket.
+    /// Plays `mv`, first asking the TT to fetch the child's bucket. A
+    /// `gives_check` the caller already worked out saves the position
+    /// working out the checkers again.
     #[inline]
     fn make(&mut self, mv: Move, ply: usize, gives_check: Option<bool>) {
         let key = key_after(&self.pos, mv);
@@ -218,10 +220,12 @@ impl<'a> Worker<'a> {
             .piece_at(mv.from())
             .map_or(NO_CONT, |p| cont_key(p, mv));
         self.eval.push(&self.pos, mv);
-        self.pos.make_move(mv);
+        match gives_check {
+            Some(c) => self.pos.make_move_known_check(mv, c),
+            None => self.pos.make_move(mv),
+        }
         debug_assert_eq!(key, self.pos.key());
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
-        self.stack[ply + 1].check_known = gives_check;
     }
 
     #[inline]
@@ -235,18 +239,6 @@ impl<'a> Worker<'a> {
         self.eval.evaluate(&self.pos)
     }
 
-    /// Whether the side to move is in check, from the parent's knowledge if it had any.
-    #[inline]
-    fn in_check(&self, ply: usize) -> bool {
-        match self.stack[ply].check_known {
-            Some(c) => {
-                debug_assert_eq!(c, self.pos.in_check());
-                c
-            }
-            None => self.pos.in_check(),
-        }
-    }
-
     fn only_defenders(&self) -> bool {
         let us = self.pos.side_to_move();
         !(self.has_big_pieces() || self.pos.pieces(us, PieceKind::Pawn).any())
@@ -254,7 +246,7 @@ impl<'a> Worker<'a> {
 
     /// Draws and rule results that end the line here: the natural move
     /// limit, no winning material, and a repeated position judged by the rules.
-    fn rule_score(&self, ply: usize) -> Option<i32> {
+    fn rule_score(&mut self, ply: usize) -> Option<i32> {
         let pos = &self.pos;
         let hm = pos.halfmove_clock() as usize;
         if hm == 0 && rules::no_winning_material(pos) {
@@ -275,7 +267,7 @@ impl<'a> Worker<'a> {
         while k <= limit {
             if hist[hist.len() - k].key == key {
                 let win = RULE_WIN - ply as i32;
-                return Some(match rules::repetition_in_search(pos, k) {
+                return Some(match self.cycles.score(&mut self.pos, k) {
                     RepetitionScore::Draw => 0,
                     RepetitionScore::Win => win,
                     RepetitionScore::Loss => -win,
@@ -339,7 +331,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let in_check = self.in_check(ply);
+        let in_check = self.pos.in_check();
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
         let tt_move = if root && !self.prev_best.is_none() {
@@ -413,9 +405,6 @@ impl<'a> Worker<'a> {
                 self.eval.push_null();
                 self.pos.make_null();
                 self.stack[ply + 1].plies_from_null = 0;
-                // Passing is only tried out of check, and the opponent
-                // cannot have been in check on our move.
-                self.stack[ply + 1].check_known = Some(false);
                 let v = -self.search(false, depth - r, -beta, -beta + 1, ply + 1, !cut);
                 self.pos.unmake_null();
                 self.eval.pop();
@@ -623,7 +612,7 @@ impl<'a> Worker<'a> {
         if pv && ply > self.seldepth {
             self.seldepth = ply;
         }
-        let in_check = self.in_check(ply);
+        let in_check = self.pos.in_check();
         if ply >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate() };
         }
@@ -852,16 +841,10 @@ impl<'a> Worker<'a> {
 }
 
 /// The stored score, if its bound alone settles the node against the window.
-/// A rule win or loss from an earlier search settles nothing: it came from a
-/// repetition of positions on the path that led there, and the game has
-/// moved on since (after a capture no earlier position can recur at all).
-/// Taken from the table, such scores had Chuhe see every line as a lost
-/// perpetual check from depth 8 on, a move after a capture, where a fresh
-/// search scored +22 at depth 8 and -767 at depth 18 (a league game,
-/// 2026-12; the forced perpetual check was real, but seen only from depth
-/// 22 by a search of its own). Within one search the game's history
-/// is the same for every node, and a transposition's rule result is kept:
-/// refusing those too found a mate two plies later (the quiet mate test).
+/// A rule win or loss stored by an earlier search settles nothing: it was
+/// decided by the repetitions of the path that led there, which the game
+/// has since left. Within one search every node shares the game's history,
+/// so a transposition's rule result still counts.
 #[inline]
 fn tt_cutoff(h: &TtHit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     let s = from_tt(h.score, ply);
