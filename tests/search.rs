@@ -248,17 +248,32 @@ fn ponder_waits_for_ponderhit_then_runs_on_the_clock() {
     assert!(pos.legal_moves().contains(&r.best.unwrap()));
 }
 
+/// `movetime` means think that long: not less (the start position has far
+/// more to search than 100 ms allows), and not much more. The upper margin
+/// is generous for a loaded machine; only a search that overran its hard
+/// limit by a long way fails it.
 #[test]
 fn movetime_ends_the_search() {
+    const MOVETIME: Duration = Duration::from_millis(100);
+    const MARGIN: Duration = Duration::from_secs(1);
     let pos = Position::startpos();
+    let mut e = engine();
+    let t = std::time::Instant::now();
     let r = search(
-        &mut engine(),
+        &mut e,
         &pos,
         Limits {
-            movetime: Some(Duration::from_millis(100)),
+            movetime: Some(MOVETIME),
             ..Limits::default()
         },
     );
+    let took = t.elapsed();
+    eprintln!(
+        "movetime {MOVETIME:?}: answered after {took:?} at depth {}",
+        r.depth
+    );
+    assert!(took >= MOVETIME, "stopped early, after {took:?}");
+    assert!(took < MOVETIME + MARGIN, "overran, {took:?}");
     assert!(r.depth >= 1);
     assert!(pos.legal_moves().contains(&r.best.unwrap()));
 }
