@@ -339,14 +339,34 @@ fn sudden_death_clock_gives_a_move() {
 
 #[test]
 fn game_history_with_a_cycle_is_searched() {
-    // Both sides shuffle a rook back and forth: the position after the cycle
-    // repeats one in the history, which the search hands to the rules judge.
-    let mut pos = Position::startpos();
-    for mv in ["a0a1", "a9a8", "a1a0", "a8a9", "a0a1", "a9a8"] {
+    // Red, a rook and a cannon down, and Black have shuffled their rooks
+    // round a cycle (a0a1 i9i8 a1a0 i8i9) without checking or chasing. With
+    // that history a0a1 repeats a position, an idle repetition the rules call
+    // a draw, and the search takes it; from the same board without the
+    // history the draw is not there and Red is simply lost.
+    const FEN: &str = "3k4r/9/1c5r1/9/9/9/9/9/9/R3K4 w - - 0 1";
+    let repeat: Move = "a0a1".parse().unwrap();
+    let mut pos = Position::from_fen(FEN).unwrap();
+    for mv in ["a0a1", "i9i8", "a1a0", "i8i9"] {
         pos.make_move(mv.parse().unwrap());
     }
-    let r = search(&mut engine(), &pos, depth(6));
-    assert!(pos.legal_moves().contains(&r.best.unwrap()));
+    let fresh = Position::from_fen(&pos.fen()).unwrap();
+    assert_eq!(fresh.key(), pos.key());
+
+    let with_history = search(&mut engine(), &pos, depth(6));
+    let without = search(&mut engine(), &fresh, depth(6));
+    eprintln!("with the cycle: {with_history:?}; without: {without:?}");
+    assert_eq!(
+        (with_history.best, with_history.score),
+        (Some(repeat), Score::Cp(0))
+    );
+    assert!(
+        match without.score {
+            Score::Cp(v) => v < -200,
+            Score::Mate(n) => n < 0,
+        },
+        "{without:?}"
+    );
 }
 
 /// From a league game (issue 12): Black's pawn shuffles on Red's third rank
