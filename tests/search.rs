@@ -369,11 +369,10 @@ fn game_history_with_a_cycle_is_searched() {
     );
 }
 
-/// From a league game (issue 12): Black's pawn shuffles on Red's third rank
-/// while Red's king walks to the f-file. After `c3b3` Red mates in four with
-/// three quiet moves (e1d0, f0e1, e0f0) before f8f9; an older build played
-/// `c3b3` at depth 20. The mate must be seen from both sides well before
-/// that, and avoided.
+/// Black's pawn shuffles on Red's third rank while Red's king walks to the
+/// f-file. After `c3b3` Red mates in four whose first three moves are quiet
+/// (e1d0, f0e1, e0f0, then f8f9), a mate a search can miss even at depth
+/// 20: it must be seen from both sides at depths 13 and 16, and avoided.
 #[test]
 fn quiet_mate_in_four_is_seen_and_avoided() {
     let mut pos =
