@@ -94,9 +94,9 @@ fn mirror_is_its_own_inverse() {
     }
 }
 
-/// Games the long run found judged differently from their colour mirror:
-/// `exchange_on` took the first of two equally cheap recapturers in
-/// generation order, and the order differs in the mirror.
+/// Games with two equally cheap recapturers: each must be judged as its
+/// colour mirror is, so `exchange_on` may not simply take the first in
+/// generation order, which differs in the mirror.
 #[test]
 fn mirror_cases_found_by_the_long_run() {
     for (fen, moves) in [

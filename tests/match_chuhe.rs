@@ -1,6 +1,7 @@
 //! Chuhe against Chuhe through its own protocol loop, at fixed depth.
 
-use chuhe::matches::runner::{self, MatchConfig};
+use chuhe::matches::runner;
+use chuhe::matches::schedule::MatchConfig;
 use chuhe::matches::{EngineSpec, GameSettings, RulesReferee, Termination};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

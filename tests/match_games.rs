@@ -442,9 +442,8 @@ fn perpetual_check_loses() {
 
 /// 长杀 by Red (tests/rules_classify.rs): at the third occurrence Red is not
 /// forfeited but told to vary (`banmoves i1i2`); repeating anyway loses,
-/// varying plays on. The runner used to end the game at the third
-/// occurrence, so an engine that does not know these rules (ElephantEye)
-/// lost without the warning.
+/// varying plays on. Ending the game at the third occurrence would forfeit
+/// an engine that does not know these rules (ElephantEye) without warning.
 #[test]
 fn perpetual_attack_must_vary_before_it_loses() {
     let opening = opening_fen("5k3/9/9/9/9/9/9/9/6r1R/4K4 w - - 0 1");

@@ -3,7 +3,8 @@
 //! command line.
 
 use chuhe::matches::resume;
-use chuhe::matches::runner::{self, MatchConfig};
+use chuhe::matches::runner;
+use chuhe::matches::schedule::{self, MatchConfig};
 use chuhe::matches::stats::SprtDecision;
 use chuhe::matches::{EngineSpec, GameSettings, RulesReferee, Termination};
 use chuhe_core::rules::Outcome;
@@ -203,7 +204,7 @@ fn a_stopped_match_resumes_from_its_pgn() {
     assert!(first.stopped_early && before > 0 && before < 8, "{before}");
 
     cfg.concurrency = 2;
-    let jobs = runner::schedule(&cfg);
+    let jobs = schedule::schedule(&cfg);
     let done = resume::load(&pgn, &cfg, &jobs).unwrap();
     assert_eq!((done.games.len(), done.ignored), (before, 0));
     // A game of no round of this schedule is left alone and said so.

@@ -337,8 +337,8 @@ fn move_list_capacity_covers_every_position() {
     assert!(total as usize <= MAX_MOVES, "{total} moves possible");
 }
 
-/// Found by the fuzzer: from a FEN's largest move number (65535) a Black
-/// move saturated the counter, and unmaking it left the number one lower.
+/// From a FEN's largest move number (65535) a Black move saturates the
+/// counter; unmaking it must give back that number, not one lower.
 #[test]
 fn unmake_restores_the_largest_move_number() {
     let fen = "4kab2/9/1c5c1/p5p2/2p6/9/4P1P1P/9/9/RN2K3R b - - 3 65535";

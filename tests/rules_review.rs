@@ -400,8 +400,8 @@ fn supported_attack_whose_capture_allows_mate_is_idle() {
 /// The knight d9 is protected by its king (Rxd9 Kxd9), so Rd2 alone does
 /// not chase it. From f3 the rook can check with Rf9+, but the king takes
 /// it (Kxf9; Ke8 also answers), and Rxd9 then gets a knight for the rook:
-/// no gain, so Rf3 is idle. (The judge used to count the knight as won
-/// through the check, ignoring the rook given up: a false chase.)
+/// no gain, so Rf3 is idle. (Counting the knight as won through the check
+/// while ignoring the rook given up would make Rf3 a false chase.)
 #[test]
 fn check_that_loses_the_checker_wins_nothing() {
     check(
@@ -467,8 +467,9 @@ fn protector_without_the_cannon_is_real() {
 // knight (the advisor must block on d9 and leaves f7), so the knight counts
 // as threatened through a check before any pin. Each case's first move pins
 // the advisor, so that f7 can now simply be taken: a new direct threat, so a
-// chase (new against the position just before the move, 28.2). The judge
-// used to compare all threats as one set and called the pinning move idle.
+// chase (new against the position just before the move, 28.2). Compared as
+// one set, the threats before and after are both {f7}, and the pinning move
+// would look idle.
 
 /// Pinned by a cannon over a screen: Cg1-e1 puts the red pawn e5 between
 /// the cannon and the advisor; if the advisor left e8, the cannon would
@@ -591,12 +592,12 @@ fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
     assert_eq!(chased(fen, cycle, 2), ["knight i6"]);
 }
 
-/// From a league game (UCCILEAG, Chuhe Black against ElephantEye): 一将一捉
-/// where the check itself unguards the target. Ng8+ drives the king from e9
-/// to f9, from where it no longer covers e8; Nf6 then attacks the advisor
-/// e8, now without protection (a chase, 28.3), and Kf9-e9 guards it again.
-/// Check and chase in turn are forbidden (一将一捉, 26.4): Red loses. The
-/// league runner, which judges ElephantEye's way, called the game a draw.
+/// 一将一捉 where the check itself unguards the target. Ng8+ drives the
+/// king from e9 to f9, from where it no longer covers e8; Nf6 then attacks
+/// the advisor e8, now without protection (a chase, 28.3), and Kf9-e9
+/// guards it again. Check and chase in turn are forbidden (一将一捉, 26.4):
+/// Red loses, where ElephantEye's judge (and so its league runner,
+/// UCCILEAG) sees a draw.
 #[test]
 fn a_check_that_unguards_the_piece_it_then_chases_is_forbidden() {
     let (fen, cycle) = (

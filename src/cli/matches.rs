@@ -1,12 +1,13 @@
 //! `chuhe match`: the options, merged over a TOML config file, into the
-//! runner's `MatchConfig`.
+//! match's `MatchConfig`.
 
 use super::args::MatchArgs;
 use crate::matches::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::matches::config::{parse_engine_arg, ConfigError, FileConfig};
 use crate::matches::game::{GameSettings, RulesReferee};
 use crate::matches::openings;
-use crate::matches::runner::{self, MatchConfig};
+use crate::matches::runner;
+use crate::matches::schedule::MatchConfig;
 use crate::matches::standings::Scale;
 use crate::matches::stats::Sprt;
 use crate::matches::timecontrol::{Period, TimeControl};

@@ -27,10 +27,12 @@
 //! the current directory.
 //!
 //! Files: `engine` (processes and protocol), `game` (one refereed game),
-//! `timecontrol`, `openings`, `runner` (schedule, workers, output), `pgn`,
-//! `resume` (a stopped match's games read back from its PGN),
-//! `standings`, `stats` (Elo, LOS, SPRT), `usage` (clock, depth and speed
-//! per engine), `config` and `cli`.
+//! `timecontrol`, `openings`, `schedule` (the match's settings and its games
+//! in order), `runner` (workers, output), `pgn`, `resume` (a stopped match's
+//! games read back from its PGN), `standings`, `stats` (Elo, LOS, SPRT),
+//! `usage` (clock, depth and speed per engine), `config` and `cli`. Each
+//! imports only files below it: `runner` uses `resume` and `usage`, and all
+//! three use `schedule`.
 
 pub mod adjudication;
 pub mod config;
@@ -40,6 +42,7 @@ pub mod openings;
 pub mod pgn;
 pub mod resume;
 pub mod runner;
+pub mod schedule;
 pub mod standings;
 pub mod stats;
 pub mod timecontrol;
@@ -47,4 +50,5 @@ pub mod usage;
 
 pub use engine::{EngineSpec, Protocol};
 pub use game::{GameRecord, GameSettings, Referee, RulesReferee, Termination};
-pub use runner::{MatchConfig, MatchReport};
+pub use runner::MatchReport;
+pub use schedule::MatchConfig;

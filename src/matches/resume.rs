@@ -13,7 +13,7 @@
 use super::engine::Score;
 use super::game::{GameRecord, MoveRecord, Termination};
 use super::openings::Opening;
-use super::runner::{Job, MatchConfig};
+use super::schedule::{Job, MatchConfig};
 use crate::record::{self, Game};
 use chuhe_core::board::notation::chinese;
 use chuhe_core::board::{Move, Position};
@@ -187,7 +187,7 @@ mod tests {
     use crate::matches::engine::EngineSpec;
     use crate::matches::game::GameSettings;
     use crate::matches::pgn::{format_game, PgnHeader};
-    use crate::matches::runner::schedule;
+    use crate::matches::schedule::schedule;
     use chuhe_core::board::Color;
     use chuhe_core::board::START_FEN;
 

@@ -5,8 +5,9 @@
 //! only in the PGN comments. Two runners can be compared on these figures:
 //! ElephantEye's league runner logs the same ones.
 
-use super::game::GameRecord;
-use super::runner::Job;
+use super::game::{GameRecord, MoveRecord};
+use super::schedule::Job;
+use super::standings;
 use chuhe_core::board::Color;
 use std::fmt::Write;
 
@@ -40,7 +41,7 @@ impl Usage {
         v.get(v.len() / 2).copied()
     }
 
-    fn add(&mut self, m: &super::game::MoveRecord) {
+    fn add(&mut self, m: &MoveRecord) {
         self.moves += 1;
         self.total_ms += m.time_ms;
         self.max_ms = self.max_ms.max(m.time_ms);
@@ -79,7 +80,7 @@ pub fn usage(names: &[String], games: &[(Job, GameRecord)]) -> Vec<Usage> {
 
 /// The table as text; `-` where an engine reported nothing to average.
 pub fn format_table(rows: &[Usage]) -> String {
-    let width = super::standings::name_width(rows.iter().map(|r| r.name.as_str()));
+    let width = standings::name_width(rows.iter().map(|r| r.name.as_str()));
     let mut out = format!(
         "{:<width$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>8}\n",
         "Engine", "Moves", "s/move", "max s", "Depth", "knps"
@@ -103,9 +104,8 @@ pub fn format_table(rows: &[Usage]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::game::MoveRecord;
+    use crate::matches::game::Termination;
     use crate::matches::openings::Opening;
-    use crate::matches::Termination;
     use chuhe_core::board::Move;
 
     fn mv(time_ms: u64, depth: Option<u32>, nps: Option<u64>, book: bool) -> MoveRecord {
