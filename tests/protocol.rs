@@ -1065,3 +1065,47 @@ fn league_runner_session_replayed() {
     e.expect("bye");
     assert!(e.exits());
 }
+
+#[test]
+fn multipv_reports_that_many_lines_in_both_protocols() {
+    for (hello, ok, set) in [
+        ("uci", "uciok", "setoption name MultiPV value 3"),
+        ("ucci", "ucciok", "setoption multipv 3"),
+    ] {
+        let mut e = Engine::start();
+        e.send(hello);
+        let (_, options) = e.until(ok);
+        assert!(
+            options
+                .iter()
+                .any(|l| l.contains("MultiPV") || l.contains("multipv")),
+            "{options:?}"
+        );
+        e.send(set);
+        e.send("position startpos");
+        let (mv, _) = e.go("go depth 6");
+        let last: Vec<&String> = e
+            .log
+            .iter()
+            .filter(|l| l.starts_with("info depth 6 "))
+            .collect();
+        assert_eq!(last.len(), 3, "{last:?}");
+        let mut firsts = Vec::new();
+        for (i, l) in last.iter().enumerate() {
+            assert!(l.contains(&format!(" multipv {} ", i + 1)), "{l}");
+            let first = l.split(" pv ").nth(1).and_then(|p| p.split(' ').next());
+            firsts.push(first.expect("a pv").to_string());
+        }
+        assert_eq!(
+            mv.map(|m| m.to_string()).as_deref(),
+            Some(firsts[0].as_str())
+        );
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "three different moves: {last:?}");
+        let errors = e.errors();
+        assert_eq!(errors, 0, "{:?}", e.log);
+        e.send("quit");
+        assert!(e.exits());
+    }
+}

@@ -407,3 +407,61 @@ fn quiet_mate_in_four_is_seen_and_avoided() {
     assert_ne!(r.best, Some(blunder));
     assert!(matches!(r.score, Score::Cp(_)), "{:?}", r.score);
 }
+
+/// Multi-PV: the best N root moves, each a legal move once, scored best
+/// first, and the first the move a single-PV search chooses at that depth.
+#[test]
+fn multipv_lines_are_distinct_sorted_and_led_by_the_single_pv_choice() {
+    // (position, whether one move is clearly best there): the start
+    // position's top moves are close, and which comes first may depend on
+    // what the other lines left in the table.
+    let fens = [
+        (chuhe_core::board::START_FEN, false),
+        // A free rook to take (i2a2), and a mate in one (b7b9).
+        ("3k5/9/9/9/9/9/9/r7R/9/4K4 w - - 0 1", true),
+        ("3k5/R8/1R7/9/9/9/9/9/9/4K4 w - - 0 1", true),
+    ];
+    for (fen, decisive) in fens {
+        let pos = Position::from_fen(fen).unwrap();
+        let single = search(&mut engine(), &pos, depth(7));
+        for n in [2usize, 4] {
+            let mut infos = Vec::new();
+            let limits = Limits {
+                depth: Some(7),
+                multipv: n,
+                ..Limits::default()
+            };
+            let r = engine().go(&pos, &limits, &mut |i| infos.push(i.clone()));
+            let want = n.min(pos.legal_moves().len());
+            assert_eq!(r.lines.len(), want, "{fen}");
+            let firsts: Vec<Move> = r.lines.iter().map(|l| l.pv[0]).collect();
+            for (i, m) in firsts.iter().enumerate() {
+                assert!(pos.is_legal(*m), "{fen}: line {i} starts with {m}");
+                assert!(!firsts[..i].contains(m), "{fen}: {m} twice");
+            }
+            let key = |s: Score| match s {
+                Score::Mate(m) if m > 0 => 100_000 - m,
+                Score::Mate(m) => -100_000 - m,
+                Score::Cp(c) => c,
+            };
+            assert!(
+                r.lines
+                    .windows(2)
+                    .all(|w| key(w[0].score) >= key(w[1].score)),
+                "{fen}: lines not best first: {:?}",
+                r.lines
+            );
+            assert_eq!(r.best, Some(firsts[0]), "{fen}");
+            if decisive {
+                assert_eq!(r.best, single.best, "{fen}: multipv {n} against one line");
+            }
+            // Every finished depth reports lines 1..=n in order.
+            let last: Vec<u32> = infos
+                .iter()
+                .filter(|i| i.depth == r.depth)
+                .filter_map(|i| i.multipv)
+                .collect();
+            assert_eq!(last, (1..=want as u32).collect::<Vec<_>>(), "{fen}");
+        }
+    }
+}

@@ -31,6 +31,7 @@ pub enum Id {
     DrawOfferMoves,
     EvalFile,
     UseNnue,
+    MultiPv,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -198,6 +199,16 @@ const SPECS: &[Spec] = &[
         Some("usennue"),
         Some("Use NNUE"),
         Kind::Check(true),
+    ),
+    spec(
+        Id::MultiPv,
+        Some("multipv"),
+        Some("MultiPV"),
+        Kind::Spin {
+            min: 1,
+            max: search::MAX_MULTIPV as i64,
+            default: 1,
+        },
     ),
 ];
 
@@ -435,6 +446,8 @@ pub struct Options {
     pub draw_offer_moves: usize,
     /// The network evaluates; false: the hand-crafted evaluation.
     pub use_nnue: bool,
+    /// Principal variations reported (the best `multipv` moves).
+    pub multipv: usize,
 }
 
 impl Default for Options {
@@ -460,6 +473,7 @@ impl Default for Options {
             resign_moves: 5,
             draw_offer_moves: 10,
             use_nnue: true,
+            multipv: 1,
         }
     }
 }
@@ -507,6 +521,7 @@ impl Options {
             // The engine object keeps the network it loaded.
             Id::EvalFile => {}
             Id::UseNnue => self.use_nnue = flag(value),
+            Id::MultiPv => self.multipv = (int(value) as usize).max(1),
         }
     }
 }

@@ -93,6 +93,9 @@ pub fn info_line(mode: Mode, info: &SearchInfo) -> Option<String> {
         });
     }
     let mut s = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    if let Some(n) = info.multipv {
+        s.push_str(&format!(" multipv {n}"));
+    }
     if let Some(score) = info.score {
         s.push(' ');
         s.push_str(&score_text(mode, score));

@@ -405,6 +405,7 @@ impl Session {
             usemillisec: self.opts.usemillisec,
             side: self.pos.side_to_move(),
             move_overhead_ms: self.opts.move_overhead_ms,
+            multipv: self.opts.multipv,
         };
         let (mut limits, notes) = timecontrol::limits(&params, &ctx, &self.banmoves);
         for n in &notes {
@@ -656,6 +657,7 @@ fn no_move_result() -> Done {
             score: Score::Mate(0),
             depth: 0,
             nodes: 0,
+            lines: Vec::new(),
         },
         pv: Vec::new(),
         from_book: false,

@@ -25,6 +25,8 @@ pub struct Context {
     pub usemillisec: bool,
     pub side: Color,
     pub move_overhead_ms: u64,
+    /// Lines the search reports (`multipv`).
+    pub multipv: usize,
 }
 
 /// The limits for one search, with notes on what was corrected.
@@ -58,6 +60,7 @@ pub fn limits(go: &GoParams, ctx: &Context, banmoves: &[Move]) -> (Limits, Vec<S
         banmoves: banmoves.to_vec(),
         move_overhead: Duration::from_millis(ctx.move_overhead_ms),
         depth: None,
+        multipv: ctx.multipv,
     };
     if go.movestogo == Some(0) {
         notes.push("movestogo 0 taken as 1".to_string());
@@ -112,6 +115,7 @@ mod tests {
             usemillisec,
             side,
             move_overhead_ms: 30,
+            multipv: 1,
         }
     }
 

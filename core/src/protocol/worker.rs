@@ -9,7 +9,7 @@ use crate::board::perft;
 use crate::board::{notation, Move, Position};
 use crate::book::Variety;
 use crate::engine::{Engine, NetworkLoaded};
-use crate::search::{HashView, Limits, Score, SearchResult, StopHandle};
+use crate::search::{HashView, Limits, PvLine, Score, SearchResult, StopHandle};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -227,6 +227,10 @@ fn book_move(
             score: Score::Cp(0),
             depth: 0,
             nodes: 0,
+            lines: vec![PvLine {
+                score: Score::Cp(0),
+                pv: vec![pick.mv],
+            }],
         },
         pv: vec![pick.mv],
         from_book: true,

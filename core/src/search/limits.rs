@@ -37,6 +37,9 @@ pub struct Limits {
     pub banmoves: Vec<Move>,
     /// Time kept back for process and GUI overhead.
     pub move_overhead: Duration,
+    /// Principal variations to find: the best `multipv` root moves, each
+    /// with its own score and line (0 and 1 both mean one).
+    pub multipv: usize,
 }
 
 impl Limits {
@@ -75,6 +78,17 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
     /// Set for a `currmove` report.
     pub currmove: Option<(Move, u32)>,
+    /// Which line this is (1 = best) when the search looks for several
+    /// (`Limits::multipv` > 1); None with one line.
+    pub multipv: Option<u32>,
+}
+
+/// One of the best root moves a multi-PV search found, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    pub score: Score,
+    /// Starts with the root move.
+    pub pv: Vec<Move>,
 }
 
 /// What the search settled on.
@@ -86,6 +100,9 @@ pub struct SearchResult {
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
+    /// The lines of the last finished iteration, best first: one per
+    /// `Limits::multipv` (the best move's alone with one).
+    pub lines: Vec<PvLine>,
 }
 
 /// A handle another thread uses to stop or ponderhit a running search.

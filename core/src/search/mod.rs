@@ -39,10 +39,12 @@ pub const MAX_HASH_MB: usize = 65536;
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Search threads: more are refused (clamped, with a note from the protocol).
 pub const MAX_THREADS: usize = 256;
+/// The most principal variations one search reports.
+pub const MAX_MULTIPV: usize = 128;
 /// The deepest iteration the search runs: the search stack holds
 /// `values::MAX_PLY` plies and keeps a few for quiescence and extensions.
 pub const MAX_DEPTH: u32 = values::MAX_PLY as u32 - 10;
-pub use limits::{Limits, Score, SearchInfo, SearchResult, StopHandle};
+pub use limits::{Limits, PvLine, Score, SearchInfo, SearchResult, StopHandle};
 
 /// A read-only, thread-safe view of the engine's transposition table.
 #[derive(Clone)]

@@ -235,6 +235,7 @@ impl Searcher {
                 score: Score::Mate(0),
                 depth: 0,
                 nodes: 0,
+                lines: Vec::new(),
             };
         }
         let mut root_moves = limits.root_moves(pos);
@@ -272,12 +273,29 @@ impl Searcher {
             .get(1)
             .copied()
             .or_else(|| self.ponder_from_tt(pos, outcome.best));
+        let score = |v: i32| to_score(v.clamp(-MATE, MATE));
+        let lines = if outcome.lines.is_empty() {
+            vec![PvLine {
+                score: score(outcome.score),
+                pv: outcome.pv.clone(),
+            }]
+        } else {
+            outcome
+                .lines
+                .iter()
+                .map(|(v, pv)| PvLine {
+                    score: score(*v),
+                    pv: pv.clone(),
+                })
+                .collect()
+        };
         SearchResult {
             best: Some(outcome.best),
             ponder,
-            score: to_score(outcome.score.clamp(-MATE, MATE)),
+            score: score(outcome.score),
             depth: outcome.depth,
             nodes: shared.total_nodes(),
+            lines,
         }
     }
 

@@ -92,6 +92,9 @@ pub struct Outcome {
     pub score: i32,
     pub depth: u32,
     pub pv: Vec<Move>,
+    /// With several PVs: the last finished iteration's lines, best first
+    /// (score, line); the first is `best`'s.
+    pub lines: Vec<(i32, Vec<Move>)>,
 }
 
 pub struct Worker<'a> {
@@ -115,6 +118,9 @@ pub struct Worker<'a> {
     /// Best root move found in the current iteration, with its score and line.
     iter_best: Option<(Move, i32, Vec<Move>)>,
     prev_best: Move,
+    /// Root moves already given a line of their own in this iteration of
+    /// a multi-PV search: the next line is the best of the others.
+    root_done: Vec<Move>,
     time: Option<TimeManager>,
     /// Nodes of the other threads at the last poll (main thread only).
     others_nodes: u64,
@@ -156,6 +162,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             iter_best: None,
             prev_best: Move::NONE,
+            root_done: Vec::new(),
             time,
             others_nodes: 0,
             start: Instant::now(),
@@ -288,7 +295,7 @@ impl<'a> Worker<'a> {
     }
 
     fn root_allowed(&self, mv: Move) -> bool {
-        self.shared.root_moves.contains(&mv)
+        self.shared.root_moves.contains(&mv) && !self.root_done.contains(&mv)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -728,6 +735,13 @@ impl<'a> Worker<'a> {
             score: 0,
             depth: 0,
             pv: vec![self.shared.root_moves[0]],
+            lines: Vec::new(),
+        };
+        // Helpers search the best line only: they feed the table.
+        let lines_wanted = if self.is_main() {
+            limits.multipv.clamp(1, self.shared.root_moves.len())
+        } else {
+            1
         };
         let mut instability = 0.0f64;
         let mut prev_score = None;
@@ -737,30 +751,8 @@ impl<'a> Worker<'a> {
             let d = if depth > 1 { depth + offset } else { depth };
             self.root_depth = d;
             self.seldepth = 0;
-            self.iter_best = None;
-            let mut delta = 24;
-            let (mut a, mut b) = if d >= 4 {
-                ((out.score - delta).max(-INF), (out.score + delta).min(INF))
-            } else {
-                (-INF, INF)
-            };
-            let mut score;
-            loop {
-                score = self.search(true, d, a, b, 0, false);
-                if self.aborted {
-                    break;
-                }
-                if score <= a {
-                    b = (a + b) / 2;
-                    a = (score - delta).max(-INF);
-                } else if score >= b {
-                    b = (score + delta).min(INF);
-                } else {
-                    break;
-                }
-                delta += delta / 2 + 8;
-            }
-            if self.aborted {
+            self.root_done.clear();
+            let Some(score) = self.search_root(d, out.score) else {
                 // A move that beat the window in the unfinished iteration is
                 // better informed than the last iteration's choice.
                 if let Some((mv, v, line)) = self.iter_best.take() {
@@ -771,13 +763,16 @@ impl<'a> Worker<'a> {
                     }
                 }
                 break;
-            }
+            };
             if let Some((mv, _, line)) = self.iter_best.take() {
                 out.best = mv;
                 out.pv = line;
             }
             out.score = score;
             out.depth = d as u32;
+            if lines_wanted > 1 && !self.more_lines(lines_wanted, &mut out) {
+                break;
+            }
             if out.best != self.prev_best && depth > 1 {
                 instability += 1.0;
             }
@@ -822,21 +817,92 @@ impl<'a> Worker<'a> {
         out
     }
 
+    /// One iteration at the root: an aspiration window around `center`,
+    /// widened until the score falls inside it. None if the search was
+    /// stopped; the best move found is left in `iter_best`.
+    fn search_root(&mut self, d: i32, center: i32) -> Option<i32> {
+        self.iter_best = None;
+        let mut delta = 24;
+        let (mut a, mut b) = if d >= 4 {
+            ((center - delta).max(-INF), (center + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.search(true, d, a, b, 0, false);
+            if self.aborted {
+                return None;
+            }
+            if score <= a {
+                b = (a + b) / 2;
+                a = (score - delta).max(-INF);
+            } else if score >= b {
+                b = (score + delta).min(INF);
+            } else {
+                return Some(score);
+            }
+            delta += delta / 2 + 8;
+        }
+    }
+
+    /// The lines after the first of a multi-PV iteration: each the best of
+    /// the root moves not yet given a line, searched around its score of
+    /// the last iteration. Sorted best first into `out`; false if the
+    /// search was stopped (`out` then keeps the last finished iteration's).
+    fn more_lines(&mut self, wanted: usize, out: &mut Outcome) -> bool {
+        let mut lines = vec![(out.score, out.pv.clone())];
+        self.root_done.push(out.best);
+        while lines.len() < wanted {
+            let center = out.lines.get(lines.len()).map_or(out.score, |l| l.0);
+            let Some(score) = self.search_root(self.root_depth, center) else {
+                // Stopped: this iteration's first line stands, the others
+                // are the last iteration's.
+                out.lines.retain(|l| l.1[0] != out.best);
+                out.lines.insert(0, (out.score, out.pv.clone()));
+                out.lines.truncate(wanted);
+                self.root_done.clear();
+                return false;
+            };
+            let Some((mv, _, line)) = self.iter_best.take() else {
+                // Every other move is out of reach of the window: no line.
+                break;
+            };
+            self.root_done.push(mv);
+            lines.push((score, line));
+        }
+        self.root_done.clear();
+        // Each line was searched without the moves before it, so scores
+        // fall; where a later line still scored higher, it goes first.
+        lines.sort_by_key(|l| std::cmp::Reverse(l.0));
+        out.score = lines[0].0;
+        out.best = lines[0].1[0];
+        out.pv = lines[0].1.clone();
+        out.lines = lines;
+        true
+    }
+
     fn report(&mut self, out: &Outcome, on_info: &mut dyn FnMut(&SearchInfo)) {
         let ms = self.start.elapsed().as_millis() as u64;
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         let nodes = self.shared.total_nodes();
-        on_info(&SearchInfo {
+        let info = |score: i32, pv: &[Move], multipv: Option<u32>| SearchInfo {
             depth: out.depth,
             seldepth: self.seldepth.max(out.depth as usize) as u32,
-            score: Some(to_score(out.score)),
+            score: Some(to_score(score)),
             nodes,
             time_ms: ms,
             nps: nodes * 1000 / ms.max(1),
             hashfull: self.shared.tt.hashfull(),
-            pv: out.pv.clone(),
+            pv: pv.to_vec(),
             currmove: None,
-        });
+            multipv,
+        };
+        if out.lines.is_empty() {
+            on_info(&info(out.score, &out.pv, None));
+        }
+        for (i, (score, pv)) in out.lines.iter().enumerate() {
+            on_info(&info(*score, pv, Some(i as u32 + 1)));
+        }
     }
 }
 
