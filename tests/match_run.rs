@@ -146,6 +146,18 @@ fn sprt_stops_a_decided_match() {
     let printed = String::from_utf8(out).unwrap();
     assert!(printed.contains("H1 accepted"), "{printed}");
     assert!(printed.contains("LOS"));
+    // Each running score shows how far the test is from a decision.
+    let progress: Vec<&str> = printed
+        .lines()
+        .filter(|l| l.starts_with("Games "))
+        .collect();
+    assert!(!progress.is_empty(), "{printed}");
+    assert!(
+        progress
+            .iter()
+            .all(|l| l.contains(" LLR ") && l.ends_with("[-2.94, 2.94]")),
+        "{progress:?}"
+    );
 }
 
 #[test]

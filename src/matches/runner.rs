@@ -248,11 +248,12 @@ impl Tally<'_> {
     fn progress(&self, out: &mut dyn Write) -> io::Result<()> {
         let played = self.played.len();
         if let Some(wdl) = &self.report.wdl {
-            writeln!(
-                out,
-                "{}",
-                progress_line(self.names, wdl, played, self.total)
-            )?;
+            let mut line = progress_line(self.names, wdl, played, self.total);
+            if let (Some(sprt), Some((llr, _))) = (&self.cfg.sprt, self.report.sprt) {
+                let (lo, hi) = sprt.bounds();
+                line.push_str(&format!(" LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+            }
+            writeln!(out, "{line}")?;
         } else {
             let rows = standings::standings(self.names, &self.played, &self.cfg.scale);
             writeln!(out, "After {played} of {} games:", self.total)?;
