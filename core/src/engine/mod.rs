@@ -1,10 +1,15 @@
 //! The engine object: everything a game needs besides the position. The
 //! search (transposition table, threads, move-ordering memory), the
 //! evaluation in use (a network file, the built-in network or the
-//! hand-crafted evaluation) and the opening books. The protocols drive it
+//! hand-crafted evaluation), the opening books and the playing strength
+//! (`strength`). The protocols drive it
 //! through these methods and keep none of this state themselves; it knows
 //! nothing of any protocol and reports what happened as values the caller
 //! words for its GUI.
+
+mod strength;
+
+pub use strength::{Strength, MAX_ELO, MAX_LEVEL, MIN_ELO};
 
 use crate::board::{Move, Position};
 use crate::book::{self, Book, Variety};
@@ -56,7 +61,9 @@ pub struct Engine {
     net: Option<Arc<Network>>,
     use_nnue: bool,
     books: Vec<Book>,
+    /// Book choices and a reduced strength's choices.
     rng: SplitMix64,
+    strength: Strength,
 }
 
 impl Default for Engine {
@@ -78,6 +85,7 @@ impl Engine {
             use_nnue: true,
             books: Vec::new(),
             rng: SplitMix64::from_entropy(),
+            strength: Strength::full(),
         }
     }
 
@@ -191,8 +199,19 @@ impl Engine {
         })
     }
 
+    /// How well to play (full strength unless told otherwise).
+    pub fn set_strength(&mut self, strength: Strength) {
+        self.strength = strength;
+    }
+
+    pub fn strength(&self) -> Strength {
+        self.strength
+    }
+
     /// Searches `pos` (its history is the game's) until a limit is reached
-    /// or `stop` is stopped, reporting progress through `on_info`.
+    /// or `stop` is stopped, reporting progress through `on_info`. Below
+    /// full strength the search is limited and the move chosen among its
+    /// best lines (see `strength`).
     pub fn go(
         &mut self,
         pos: &Position,
@@ -200,7 +219,18 @@ impl Engine {
         stop: &StopHandle,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.search.go_with(pos, limits, stop, on_info)
+        if self.strength.is_full() {
+            return self.search.go_with(pos, limits, stop, on_info);
+        }
+        let mut limited = limits.clone();
+        self.strength.restrict(&mut limited);
+        let mut result = self.search.go_with(pos, &limited, stop, on_info);
+        if let Some(line) = self.strength.choose(&result.lines, &mut self.rng) {
+            result.best = line.pv.first().copied();
+            result.ponder = line.pv.get(1).copied();
+            result.score = line.score;
+        }
+        result
     }
 }
 
@@ -219,6 +249,42 @@ mod tests {
         assert!(e.searcher().network().is_none());
         e.set_use_nnue(true);
         assert!(e.searcher().network().is_some());
+    }
+
+    #[test]
+    fn a_weaker_level_plays_a_near_best_legal_move() {
+        let mut e = Engine::new();
+        e.set_hash_mb(4);
+        e.set_strength(Strength::level(2));
+        let pos = Position::startpos();
+        let limits = Limits {
+            depth: Some(30),
+            ..Limits::default()
+        };
+        let mut played = Vec::new();
+        for _ in 0..8 {
+            let r = e.go(&pos, &limits, &StopHandle::new(), &mut |_| {});
+            let best = r.best.expect("a move");
+            assert!(pos.is_legal(best));
+            // Chosen among the lines, within the level's margin of the best.
+            assert!(r.lines.len() >= 2, "{:?}", r.lines);
+            let line = r
+                .lines
+                .iter()
+                .find(|l| l.pv[0] == best)
+                .expect("one of the lines");
+            let cp = |s| match s {
+                crate::search::Score::Cp(c) => c,
+                _ => 0,
+            };
+            assert!(cp(r.lines[0].score) - cp(line.score) <= Strength::level(2).margin());
+            assert!(r.nodes <= Strength::level(2).nodes() + 2048);
+            played.push(best);
+        }
+        assert!(
+            played.iter().any(|&m| m != played[0]),
+            "a weak level varies its moves: {played:?}"
+        );
     }
 
     #[test]
