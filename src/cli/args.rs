@@ -74,6 +74,16 @@ pub enum Command {
     /// Train the network on datagen files; writes the quantised network to
     /// --out after every epoch.
     Train(Box<TrainArgs>),
+    /// Fit the win/draw/loss model (UCI_ShowWDL) to datagen files: prints
+    /// the constants for core/src/search/wdl.rs.
+    WdlFit {
+        /// Training data files (chuhe datagen output).
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Also draw the observed odds against the model's as an SVG.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+    },
     /// Analyse a game: scores, best moves, marked mistakes, the rules
     /// verdict; writes the annotated game and an HTML report.
     Analyze(Box<AnalyzeArgs>),

@@ -8,6 +8,7 @@ mod matches;
 
 pub use args::*;
 use chuhe_core::board::Position;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -93,6 +94,7 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
             .map_err(|e| e.to_string()),
         Some(Command::Datagen(args)) => datagen(args, stop),
         Some(Command::Train(args)) => train(*args),
+        Some(Command::WdlFit { data, plot }) => wdl_fit(&data, plot.as_deref()),
         Some(Command::Book(cmd)) => book(cmd).map(|()| ExitCode::SUCCESS),
         Some(Command::Analyze(args)) => analyze::run(*args)
             .map(|()| ExitCode::SUCCESS)
@@ -152,6 +154,35 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
     };
     let n = datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")).map_err(|e| e.to_string())?;
     println!("positions {n}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn wdl_fit(data: &[PathBuf], plot: Option<&Path>) -> Result<ExitCode, String> {
+    use crate::train::wdl;
+    let mut records = Vec::new();
+    for p in data {
+        let r = crate::train::data::read_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        records.extend(r);
+    }
+    let fit = wdl::fit(&records).ok_or_else(|| {
+        format!(
+            "{} positions are too few to fit (a few thousand at each of four piece counts at least)",
+            records.len()
+        )
+    })?;
+    println!("pieces positions      a       b");
+    for p in &fit.per_pieces {
+        println!(
+            "{:>6} {:>9} {:>7.1} {:>7.1}",
+            p.pieces, p.positions, p.a, p.b
+        );
+    }
+    println!("{}", fit.constants());
+    if let Some(path) = plot {
+        std::fs::write(path, wdl::plot_svg(&fit, &records))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("plot written to {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

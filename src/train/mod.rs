@@ -10,6 +10,7 @@
 //! multiply. Weights are clipped to what the integer format can hold.
 
 pub mod data;
+pub mod wdl;
 
 use chuhe_core::nnue::net::{feature, Network, FEATURES, HIDDEN, QA, QB};
 use data::Record;

@@ -29,6 +29,7 @@ pub mod see;
 mod time;
 mod tt;
 pub mod values;
+pub mod wdl;
 mod worker;
 pub use searcher::{HashReport, Searcher};
 
