@@ -3,7 +3,7 @@
 CARGO ?= cargo
 BIN := target/release/chuhe
 
-.PHONY: build native test bench perft clippy fmt
+.PHONY: build native tune test bench perft clippy fmt
 
 .DEFAULT_GOAL := build
 
@@ -13,6 +13,11 @@ build:
 # Uses the build machine's instruction set (BMI2, AVX2, ...): fastest, not portable.
 native:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release
+
+# An engine whose search parameters are options, for `chuhe tune` (SPSA):
+# target/tune/release/chuhe. Slower than the real build; never for play.
+tune:
+	$(CARGO) build --release --features tune --target-dir target/tune
 
 test:
 	$(CARGO) test

@@ -14,3 +14,4 @@ pub mod judge;
 pub mod matches;
 pub mod record;
 pub mod train;
+pub mod tune;

@@ -74,6 +74,8 @@ pub enum Command {
     /// Train the network on datagen files; writes the quantised network to
     /// --out after every epoch.
     Train(Box<TrainArgs>),
+    /// Tune an engine's numeric options by SPSA over fast games (resumable).
+    Tune(Box<TuneArgs>),
     /// Fit the win/draw/loss model (UCI_ShowWDL) to datagen files: prints
     /// the constants for core/src/search/wdl.rs.
     WdlFit {
@@ -101,6 +103,38 @@ pub enum Command {
         #[arg(long, value_parser = crate::convert::parse_format)]
         to: Option<crate::record::Format>,
     },
+}
+
+/// Options of `chuhe tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// The engine to tune (a Chuhe built with `make tune` lists its search
+    /// parameters as options): `cmd=PROGRAM,option.NAME=VALUE,...` as for
+    /// `chuhe match --engine`.
+    #[arg(long)]
+    pub engine: String,
+    /// Parameters to tune, comma-separated: `NAME[:c_end[:r_end]]`
+    /// (defaults: a twentieth of the option's range, and 0.002).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub params: Vec<String>,
+    #[arg(long, default_value_t = 2000)]
+    pub iterations: u64,
+    /// Game pairs per iteration.
+    #[arg(long, default_value_t = 1)]
+    pub pairs: usize,
+    /// Time control per game (as for `chuhe match`).
+    #[arg(long, default_value = "2+0.02")]
+    pub tc: String,
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    pub concurrency: usize,
+    /// State file: written after every iteration, resumed from if present.
+    #[arg(long)]
+    pub state: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 #[derive(Args)]

@@ -17,7 +17,10 @@ impl Command {
     /// Whether the tool watches for Ctrl-C itself (finishing what it can)
     /// rather than dying at once.
     pub fn stops_on_ctrl_c(&self) -> bool {
-        matches!(self, Command::Match(_) | Command::Datagen(_))
+        matches!(
+            self,
+            Command::Match(_) | Command::Datagen(_) | Command::Tune(_)
+        )
     }
 }
 
@@ -94,6 +97,7 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
             .map_err(|e| e.to_string()),
         Some(Command::Datagen(args)) => datagen(args, stop),
         Some(Command::Train(args)) => train(*args),
+        Some(Command::Tune(args)) => tune(*args, stop),
         Some(Command::WdlFit { data, plot }) => wdl_fit(&data, plot.as_deref()),
         Some(Command::Book(cmd)) => book(cmd).map(|()| ExitCode::SUCCESS),
         Some(Command::Analyze(args)) => analyze::run(*args)
@@ -154,6 +158,39 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
     };
     let n = datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")).map_err(|e| e.to_string())?;
     println!("positions {n}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tune(a: TuneArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
+    use crate::matches::config::parse_engine_arg;
+    use crate::tune::{self, TuneConfig};
+    let engine = parse_engine_arg(&a.engine).map_err(|e| e.to_string())?;
+    let options = tune::spin_options(&engine)?;
+    let params = tune::select_params(&options, &a.params)?;
+    let tc = a.tc.parse().map_err(|e| format!("--tc {}: {e}", a.tc))?;
+    let openings = match &a.openings {
+        Some(p) => crate::matches::openings::load(p).map_err(|e| e.to_string())?,
+        None => Vec::new(),
+    };
+    let cfg = TuneConfig {
+        engine,
+        params,
+        iterations: a.iterations.max(1),
+        pairs: a.pairs.max(1),
+        settings: crate::matches::game::GameSettings {
+            tc,
+            max_plies: 1000,
+            ..Default::default()
+        },
+        openings,
+        concurrency: a.concurrency.clamp(1, 64),
+        state: a.state,
+        seed: a.seed,
+    };
+    let done = tune::run(&cfg, stop, &mut |l| eprintln!("{l}"))?;
+    for p in &done {
+        println!("{} {:.2}", p.name, p.value);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

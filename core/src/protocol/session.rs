@@ -10,7 +10,7 @@ use super::worker::{current_hash, Done, Event, Job, SharedHandle};
 use super::Mode;
 use crate::board::{Move, Position};
 use crate::book::Variety;
-use crate::search::{Limits, Score, SearchResult, StopHandle};
+use crate::search::{params, Limits, Score, SearchResult, StopHandle};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
@@ -308,6 +308,18 @@ impl Session {
         for line in options::announce(mode) {
             self.say(&line);
         }
+        if params::TUNABLE {
+            for p in params::PARAMS {
+                let lead = match mode {
+                    Mode::Ucci => format!("option {}", p.name),
+                    Mode::Uci => format!("option name {}", p.name),
+                };
+                self.say(&format!(
+                    "{lead} type spin min {} max {} default {}",
+                    p.min, p.max, p.default
+                ));
+            }
+        }
         self.say(match mode {
             Mode::Ucci => "ucciok",
             Mode::Uci => "uciok",
@@ -315,6 +327,16 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        // A tuning build's search parameters (`crate::search::params`).
+        if let Some(p) = params::find(name).filter(|_| params::TUNABLE) {
+            match value.and_then(|v| v.trim().parse::<i32>().ok()) {
+                Some(v) => {
+                    p.set(v);
+                }
+                None => self.error(&format!("{name}: expected a number")),
+            }
+            return;
+        }
         let (id, value) = match options::check(name, value) {
             Ok(x) => x,
             Err(e) => return self.error(&e.to_string()),

@@ -24,6 +24,7 @@
 mod history;
 mod limits;
 mod movepick;
+pub mod params;
 mod searcher;
 pub mod see;
 mod time;

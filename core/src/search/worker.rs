@@ -5,6 +5,7 @@
 use super::history::{cont_key, previous_move, Heuristics, HISTORY_MAX, NO_CONT};
 use super::limits::{Limits, SearchInfo, StopHandle};
 use super::movepick::MovePicker;
+use super::params;
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::{Bound, Tt, TtHit};
@@ -14,7 +15,6 @@ use crate::eval::{psqt::SEE_VALUE, Evaluator};
 use crate::nnue::net::Network;
 use crate::rules::{self, CycleCache, RepetitionScore};
 use arrayvec::ArrayVec;
-use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,12 +22,21 @@ use std::time::Instant;
 /// How often (in nodes) a thread looks at the clock and the stop flags.
 const POLL_MASK: u64 = 1023;
 
-/// Late-move reductions by depth and move number.
-static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+/// The late-move reduction at depth `d` for move number `m` (both ≥ 1).
+fn lmr_formula(d: usize, m: usize) -> i32 {
+    let base = params::lmr_base() as f64 / 100.0;
+    let div = params::lmr_div() as f64 / 100.0;
+    (base + (d as f64).ln() * (m as f64).ln() / div) as i32
+}
+
+/// Late-move reductions by depth and move number (a tuning build, whose
+/// parameters change, works them out each time).
+#[cfg(not(feature = "tune"))]
+static LMR: once_cell::sync::Lazy<[[i32; 64]; 64]> = once_cell::sync::Lazy::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
+            *r = lmr_formula(d, m);
         }
     }
     t
@@ -49,7 +58,19 @@ fn key_after(pos: &Position, mv: Move) -> u64 {
 
 #[inline]
 fn reduction(depth: i32, move_count: usize) -> i32 {
-    LMR[depth.clamp(0, 63) as usize][move_count.min(63)]
+    let (d, m) = (depth.clamp(0, 63) as usize, move_count.min(63));
+    #[cfg(not(feature = "tune"))]
+    {
+        LMR[d][m]
+    }
+    #[cfg(feature = "tune")]
+    {
+        if d == 0 || m == 0 {
+            0
+        } else {
+            lmr_formula(d, m)
+        }
+    }
 }
 
 /// What all threads of one `go` share (owned, because the helper threads
@@ -389,11 +410,11 @@ impl<'a> Worker<'a> {
             // not bring the score back down in the few plies left.
             // A side without attackers may be stalemated (a loss), which a
             // static margin cannot see, so it never gets this shortcut.
-            if depth <= 7
+            if depth <= params::rfp_depth()
                 && eval.abs() < WIN_BOUND
                 && beta > -WIN_BOUND
                 && self.has_big_pieces()
-                && eval - 85 * (depth - improving as i32) >= beta
+                && eval - params::rfp_margin() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
@@ -407,7 +428,9 @@ impl<'a> Worker<'a> {
                 && ply >= self.nmp_min_ply
                 && self.has_big_pieces()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_div()
+                    + ((eval - beta) / params::nmp_eval_div()).min(3);
                 self.stack[ply].cont = NO_CONT;
                 self.eval.push_null();
                 self.pos.make_null();
@@ -474,16 +497,21 @@ impl<'a> Worker<'a> {
                         mp.skip_quiets = true;
                         continue;
                     }
-                    if !in_check && lmr_depth < 6 && eval + 110 + 100 * lmr_depth <= alpha {
+                    if !in_check
+                        && lmr_depth < 6
+                        && eval + params::fut_base() + params::fut_per_ply() * lmr_depth <= alpha
+                    {
                         continue;
                     }
-                    if lmr_depth < 3 && hist < -4000 * depth {
+                    if lmr_depth < 3 && hist < -params::hist_prune() * depth {
                         continue;
                     }
-                    if !in_check && !see_ge(&self.pos, mv, -30 * lmr_depth * lmr_depth) {
+                    if !in_check
+                        && !see_ge(&self.pos, mv, -params::see_quiet() * lmr_depth * lmr_depth)
+                    {
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, mv, -90 * depth) {
+                } else if depth <= 6 && !see_ge(&self.pos, mv, -params::see_capture() * depth) {
                     continue;
                 }
             }
@@ -504,7 +532,7 @@ impl<'a> Worker<'a> {
                 let mut r = reduction(depth, move_count);
                 r += (!pv) as i32 + cut as i32 - improving as i32;
                 r -= refutation as i32 + gives_check as i32;
-                r -= hist / 8000;
+                r -= hist / params::lmr_hist_div();
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 v = -self.search(false, d, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && d < new_depth {
@@ -676,7 +704,8 @@ impl<'a> Worker<'a> {
                     .pos
                     .piece_at(mv.to())
                     .map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                if static_eval + gain + 150 <= alpha || !see_ge(&self.pos, mv, 0) {
+                if static_eval + gain + params::qs_futility() <= alpha || !see_ge(&self.pos, mv, 0)
+                {
                     continue;
                 }
             }
@@ -822,7 +851,7 @@ impl<'a> Worker<'a> {
     /// stopped; the best move found is left in `iter_best`.
     fn search_root(&mut self, d: i32, center: i32) -> Option<i32> {
         self.iter_best = None;
-        let mut delta = 24;
+        let mut delta = params::asp_delta();
         let (mut a, mut b) = if d >= 4 {
             ((center - delta).max(-INF), (center + delta).min(INF))
         } else {

@@ -1,0 +1,123 @@
+//! The search's numeric parameters: margins, reduction constants, history
+//! divisors. In a normal build each is a constant the compiler folds in.
+//! With the `tune` feature each is also an engine option (a spin with its
+//! range), so that `chuhe tune` can vary them by SPSA; the values found go
+//! back here as the new defaults once a match has confirmed them.
+
+#[cfg(feature = "tune")]
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// One parameter as the tuner sees it.
+pub struct Param {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    #[cfg(feature = "tune")]
+    value: &'static AtomicI32,
+}
+
+macro_rules! params {
+    ($($(#[$doc:meta])* $getter:ident $cell:ident $name:literal = $default:literal, $min:literal..=$max:literal;)*) => {
+        $(
+            #[cfg(feature = "tune")]
+            static $cell: AtomicI32 = AtomicI32::new($default);
+
+            $(#[$doc])*
+            #[inline(always)]
+            pub fn $getter() -> i32 {
+                #[cfg(feature = "tune")]
+                {
+                    $cell.load(Ordering::Relaxed)
+                }
+                #[cfg(not(feature = "tune"))]
+                {
+                    $default
+                }
+            }
+        )*
+
+        /// Every parameter, in declaration order.
+        pub static PARAMS: &[Param] = &[
+            $(Param {
+                name: $name,
+                default: $default,
+                min: $min,
+                max: $max,
+                #[cfg(feature = "tune")]
+                value: &$cell,
+            },)*
+        ];
+    };
+}
+
+params! {
+    /// Reverse futility margin per ply of depth.
+    rfp_margin RFP_MARGIN "RfpMargin" = 85, 30..=200;
+    /// Reverse futility applies up to this depth.
+    rfp_depth RFP_DEPTH "RfpDepth" = 7, 3..=12;
+    /// Null-move reduction: base, and one more ply per this much depth.
+    nmp_base NMP_BASE "NmpBase" = 3, 1..=6;
+    nmp_depth_div NMP_DEPTH_DIV "NmpDepthDiv" = 4, 2..=8;
+    /// ...and one more per this much the evaluation beats beta (at most 3).
+    nmp_eval_div NMP_EVAL_DIV "NmpEvalDiv" = 200, 60..=500;
+    /// Futility pruning of quiet moves: base margin and margin per ply.
+    fut_base FUT_BASE "FutBase" = 110, 30..=300;
+    fut_per_ply FUT_PER_PLY "FutPerPly" = 100, 30..=250;
+    /// Quiet moves with history below minus this per ply are pruned.
+    hist_prune HIST_PRUNE "HistPrune" = 4000, 1000..=12000;
+    /// SEE thresholds: quiet moves per squared ply, captures per ply.
+    see_quiet SEE_QUIET "SeeQuiet" = 30, 5..=100;
+    see_capture SEE_CAPTURE "SeeCapture" = 90, 20..=200;
+    /// Late-move reductions: base ×100 and divisor ×100 of ln d · ln m.
+    lmr_base LMR_BASE "LmrBase" = 80, 0..=200;
+    lmr_div LMR_DIV "LmrDiv" = 230, 120..=400;
+    /// History points per ply of reduction removed.
+    lmr_hist_div LMR_HIST_DIV "LmrHistDiv" = 8000, 2000..=20000;
+    /// Quiescence futility margin.
+    qs_futility QS_FUTILITY "QsFutility" = 150, 50..=400;
+    /// Aspiration window half-width at the start.
+    asp_delta ASP_DELTA "AspDelta" = 24, 8..=80;
+}
+
+/// The parameter called `name` (ignoring case).
+pub fn find(name: &str) -> Option<&'static Param> {
+    PARAMS.iter().find(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+impl Param {
+    /// Sets the value (clamped to the range); false in a build without the
+    /// `tune` feature, where parameters are constants.
+    pub fn set(&self, value: i32) -> bool {
+        #[cfg(feature = "tune")]
+        {
+            self.value
+                .store(value.clamp(self.min, self.max), Ordering::Relaxed);
+            true
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            let _ = value;
+            false
+        }
+    }
+}
+
+/// Whether this build exposes the parameters as options.
+pub const TUNABLE: bool = cfg!(feature = "tune");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_sit_inside_their_ranges() {
+        for p in PARAMS {
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(find(&p.name.to_lowercase()).is_some());
+        }
+        assert_eq!(rfp_margin(), find("RfpMargin").unwrap().default);
+        let names: std::collections::HashSet<_> = PARAMS.iter().map(|p| p.name).collect();
+        assert_eq!(names.len(), PARAMS.len(), "names are unique");
+    }
+}
