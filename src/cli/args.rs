@@ -33,7 +33,8 @@ pub enum Command {
         threads: usize,
     },
     /// Search a fixed list of positions to a fixed depth: the node count is
-    /// the search's signature, the speed its nps figure.
+    /// the search's signature, the speed its nps figure. With --suite: count
+    /// the mates of a mate suite proved in --movetime per position.
     Bench {
         #[arg(long, default_value_t = BENCH_DEPTH)]
         depth: u32,
@@ -45,9 +46,15 @@ pub enum Command {
         /// Analyse only this position, printing every depth.
         #[arg(long)]
         fen: Option<String>,
-        /// With --fen: think this many milliseconds instead of searching to --depth.
+        /// With --fen: think this many milliseconds instead of searching to
+        /// --depth. With --suite: per position [default: 1000].
         #[arg(long)]
         movetime: Option<u64>,
+        /// Search each position of a mate suite (`FEN ; mate N ; source`
+        /// lines, e.g. tests/data/mates.txt) for --movetime ms from a fresh
+        /// table; report the mates proved and the time to each proof.
+        #[arg(long, conflicts_with = "fen")]
+        suite: Option<PathBuf>,
         /// Evaluation: `nnue` (the built-in network), `hce` (hand-crafted),
         /// or a network file.
         #[arg(long, default_value = "nnue")]

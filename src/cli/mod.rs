@@ -53,6 +53,7 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
             hash,
             fen,
             movetime,
+            suite,
             eval,
         }) => {
             use chuhe_core::search::{MAX_DEPTH, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB};
@@ -65,6 +66,14 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
             let threads = threads.clamp(1, MAX_THREADS);
             let hash = hash.clamp(MIN_HASH_MB, MAX_HASH_MB);
             let mut print = |l: &str| println!("{l}");
+            if let Some(path) = suite {
+                // A measurement: the exit status does not depend on the
+                // count, only on the suite file being readable.
+                let cases = crate::bench::read_suite_file(&path)?;
+                let ms = movetime.unwrap_or(1000);
+                crate::bench::run_suite(net, &cases, ms, threads, hash, &mut print);
+                return Ok(ExitCode::SUCCESS);
+            }
             match fen {
                 None => {
                     crate::bench::run(net, depth, threads, hash, &mut print);
