@@ -14,6 +14,9 @@
 
 mod hce;
 pub mod psqt;
+mod trace;
+
+pub use trace::{trace, EvalTrace};
 
 use crate::board::{Move, Position};
 use crate::nnue::net::{Accumulator, Changes, Network};
