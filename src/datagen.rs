@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
     pub games: u64,
+    /// The number of the first game: a stopped run goes on with the same
+    /// seed from the games it had played, without repeating them.
+    pub first_game: u64,
     pub nodes: u64,
     pub threads: usize,
     pub out: PathBuf,
@@ -51,6 +54,62 @@ const MAX_PLIES: usize = 800;
 
 struct GameRecords {
     records: Vec<Record>,
+    tally: Tally,
+}
+
+/// Where a run's searches went: what was kept, why the rest was not, and
+/// how games ended (the progress line reports it, to tune the filters and
+/// the adjudication by).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    pub games: u64,
+    /// Positions searched (one search each).
+    pub searched: u64,
+    pub kept: u64,
+    pub in_check: u64,
+    pub capture_best: u64,
+    /// Past ±RESIGN_CP: decided, nothing to learn about the evaluation.
+    pub decided: u64,
+    /// Games ended by the rules judge, by score adjudication (a win or a
+    /// draw), or by the ply cap.
+    pub by_rules: u64,
+    pub adjudicated_win: u64,
+    pub adjudicated_draw: u64,
+    pub capped: u64,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.games += o.games;
+        self.searched += o.searched;
+        self.kept += o.kept;
+        self.in_check += o.in_check;
+        self.capture_best += o.capture_best;
+        self.decided += o.decided;
+        self.by_rules += o.by_rules;
+        self.adjudicated_win += o.adjudicated_win;
+        self.adjudicated_draw += o.adjudicated_draw;
+        self.capped += o.capped;
+    }
+
+    fn summary(&self) -> String {
+        let pct = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
+        let s = self.searched;
+        let g = self.games;
+        format!(
+            "plies/game {:.0} kept {:.0}% (skipped: check {:.0}%, capture {:.0}%, decided {:.0}%) \
+             ends: rules {:.0}% won {:.0}% drawn {:.0}% cap {:.0}%",
+            s as f64 / g.max(1) as f64,
+            pct(self.kept, s),
+            pct(self.in_check, s),
+            pct(self.capture_best, s),
+            pct(self.decided, s),
+            pct(self.by_rules, g),
+            pct(self.adjudicated_win, g),
+            pct(self.adjudicated_draw, g),
+            pct(self.capped, g),
+        )
+    }
 }
 
 /// Plays one game; `None` when the run was stopped in the middle of it.
@@ -89,16 +148,22 @@ fn play_game(
     // (position record without result, side to move) in game order.
     let mut kept: Vec<(Record, Color)> = Vec::new();
     let mut scores: Vec<i32> = Vec::new(); // from Red's view, per ply
+    let mut tally = Tally {
+        games: 1,
+        ..Tally::default()
+    };
     let start_ply = pos.ply();
     let outcome = loop {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
         if let Some(v) = rules::judge(&pos) {
+            tally.by_rules += 1;
             break v.outcome;
         }
         let plies = pos.ply() - start_ply;
         if plies >= MAX_PLIES {
+            tally.capped += 1;
             break Outcome::Draw;
         }
         let res = engine.go(&pos, &limits, &mut |_| {});
@@ -111,10 +176,22 @@ fn play_game(
         };
         let red_cp = if us == Color::Red { cp } else { -cp };
         scores.push(red_cp);
-        if cp.abs() < RESIGN_CP && !pos.in_check() && !pos.is_capture(best) {
+        tally.searched += 1;
+        if cp.abs() >= RESIGN_CP {
+            tally.decided += 1;
+        } else if pos.in_check() {
+            tally.in_check += 1;
+        } else if pos.is_capture(best) {
+            tally.capture_best += 1;
+        } else {
+            tally.kept += 1;
             kept.push((Record::from_position(&pos, cp as i16, Wdl::Draw), us));
         }
         if let Some(o) = adjudicate(&scores, plies) {
+            match o {
+                Outcome::Draw => tally.adjudicated_draw += 1,
+                _ => tally.adjudicated_win += 1,
+            }
             break o;
         }
         pos.make_move(best);
@@ -130,7 +207,7 @@ fn play_game(
             r
         })
         .collect();
-    Some(GameRecords { records })
+    Some(GameRecords { records, tally })
 }
 
 /// Score adjudication over the scores so far (Red's view, one per ply).
@@ -163,7 +240,8 @@ pub fn run(
 ) -> Result<u64, String> {
     let mut writer = DataWriter::append(&cfg.out)
         .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
-    let next_game = Arc::new(AtomicU64::new(0));
+    let next_game = Arc::new(AtomicU64::new(cfg.first_game));
+    let last_game = cfg.first_game.saturating_add(cfg.games);
     let (tx, rx) = mpsc::channel::<GameRecords>();
     let threads = cfg.threads.max(1);
     let mut handles = Vec::new();
@@ -175,7 +253,7 @@ pub fn run(
             engine.set_hash_mb(cfg.hash_mb);
             loop {
                 let g = next_game.fetch_add(1, Ordering::Relaxed);
-                if g >= cfg.games || stop.load(Ordering::Relaxed) {
+                if g >= last_game || stop.load(Ordering::Relaxed) {
                     break;
                 }
                 match play_game(&cfg, &mut engine, g, &stop) {
@@ -193,9 +271,10 @@ pub fn run(
     let start = Instant::now();
     let mut last_report = Instant::now();
     let mut games = 0u64;
+    let mut tally = Tally::default();
     let mut buffer = Vec::new();
     let mut last_flush = Instant::now();
-    let report = |games: u64, positions: u64, progress: &mut dyn FnMut(&str)| {
+    let report = |games: u64, positions: u64, tally: &Tally, progress: &mut dyn FnMut(&str)| {
         let secs = start.elapsed().as_secs_f64().max(1e-3);
         let eta = if games > 0 {
             (secs / games as f64 * (cfg.games - games) as f64) as u64
@@ -203,17 +282,19 @@ pub fn run(
             0
         };
         progress(&format!(
-            "games {games}/{} positions {positions} pos/s {:.0} eta {}h{:02}m",
+            "games {games}/{} positions {positions} pos/s {:.0} eta {}h{:02}m; {}",
             cfg.games,
             positions as f64 / secs,
             eta / 3600,
-            eta / 60 % 60
+            eta / 60 % 60,
+            tally.summary()
         ));
     };
     loop {
         match rx.recv_timeout(Duration::from_millis(500)) {
             Ok(g) => {
                 games += 1;
+                tally.add(&g.tally);
                 buffer.extend(g.records);
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -229,7 +310,12 @@ pub fn run(
             last_flush = Instant::now();
         }
         if last_report.elapsed() >= Duration::from_secs(10) {
-            report(games, writer.written() + buffer.len() as u64, progress);
+            report(
+                games,
+                writer.written() + buffer.len() as u64,
+                &tally,
+                progress,
+            );
             last_report = Instant::now();
         }
     }
@@ -239,6 +325,6 @@ pub fn run(
     writer
         .write(&buffer)
         .map_err(|e| format!("write failed: {e}"))?;
-    report(games, writer.written(), progress);
+    report(games, writer.written(), &tally, progress);
     Ok(writer.written())
 }

@@ -277,6 +277,7 @@ fn datagen_plays_refereed_games_and_labels_them() {
     let _ = std::fs::remove_file(&out);
     let cfg = DatagenConfig {
         games: 4,
+        first_game: 0,
         nodes: 300,
         threads: 2,
         out: out.clone(),
@@ -287,7 +288,14 @@ fn datagen_plays_refereed_games_and_labels_them() {
         net: None,
     };
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let n = run(&cfg, stop, &mut |_| {}).unwrap();
+    let mut lines = Vec::new();
+    let n = run(&cfg, stop, &mut |l| lines.push(l.to_string())).unwrap();
+    // The last progress line says where the searches went.
+    let last = lines.last().expect("a progress line");
+    assert!(
+        last.starts_with("games 4/4 ") && last.contains(" kept "),
+        "{last}"
+    );
     let recs = data::read_all(&out).unwrap();
     assert_eq!(recs.len() as u64, n);
     assert!(n > 50, "{n}");
@@ -301,7 +309,7 @@ fn datagen_plays_refereed_games_and_labels_them() {
     let cfg2 = DatagenConfig {
         out: again.clone(),
         threads: 1,
-        ..cfg
+        ..cfg.clone()
     };
     run(&cfg2, Arc::new(Default::default()), &mut |_| {}).unwrap();
     let mut a = recs.clone();
@@ -309,6 +317,22 @@ fn datagen_plays_refereed_games_and_labels_them() {
     a.sort_by_key(|r| r.encode());
     b.sort_by_key(|r| r.encode());
     assert_eq!(a, b);
+    // A run stopped after two games goes on from the third: together the
+    // same games as the run of four.
+    let split = dir.join("f.bin");
+    let _ = std::fs::remove_file(&split);
+    for first_game in [0, 2] {
+        let part = DatagenConfig {
+            out: split.clone(),
+            games: 2,
+            first_game,
+            ..cfg.clone()
+        };
+        run(&part, Arc::new(Default::default()), &mut |_| {}).unwrap();
+    }
+    let mut c = data::read_all(&split).unwrap();
+    c.sort_by_key(|r| r.encode());
+    assert_eq!(a, c);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

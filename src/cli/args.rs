@@ -149,6 +149,10 @@ pub struct DatagenArgs {
     /// Number of games to play.
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
+    /// Number of the first game (games are numbered from 0 and seeded by
+    /// their number): go on with a stopped run from the games it played.
+    #[arg(long, default_value_t = 0)]
+    pub first_game: u64,
     /// Nodes searched per move.
     #[arg(long, default_value_t = 6000)]
     pub nodes: u64,

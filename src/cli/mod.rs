@@ -156,6 +156,7 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
         .clamp(1, 256);
     let cfg = datagen::DatagenConfig {
         games: a.games,
+        first_game: a.first_game,
         nodes: a.nodes,
         threads,
         out: a.out,
