@@ -667,6 +667,30 @@ pub fn check_game(fen: &str, moves: &[Move]) -> Result<(), String> {
         if ca != cb || ra.red != rb.black || ra.black != rb.red {
             return Err(format!("{}: classes {ca:?} vs mirror {cb:?}", game()));
         }
+        // The same targets, mirrored, won the same way (the check that wins
+        // one may differ: the first found depends on where pieces stand).
+        for (ma, mb) in ra.moves.iter().zip(&rb.moves) {
+            let targets = |m: &rules::ClassifiedMove, flip: bool| {
+                let mut t: Vec<_> = m
+                    .chases
+                    .iter()
+                    .map(|t| {
+                        let sq = if flip { mirror_sq(t.square) } else { t.square };
+                        (sq.index(), t.pawn_only, t.how.as_str())
+                    })
+                    .collect();
+                t.sort();
+                t
+            };
+            let (ta, tb) = (targets(ma, false), targets(mb, true));
+            if ta != tb {
+                return Err(format!(
+                    "{}: {} chases {ta:?} vs mirror {tb:?}",
+                    game(),
+                    ma.mv
+                ));
+            }
+        }
         if let Some(v) = &ra.verdict {
             if (v.outcome, v.reason) != table(ra.red, ra.black) {
                 return Err(format!("{}: verdict {v:?} against the table", game()));

@@ -11,8 +11,11 @@
 //! attack is an exchange offer between pieces of the same kind that can
 //! take each other (兑), or taking would let the opponent mate at once. Pawn attackers are kept apart: a pawn's attack is a chase only
 //! when both sides attack perpetually (27.2).
+//!
+//! For reports, `how_won` says which of those ways wins a given target.
 
 use crate::board::{Bitboard, Color, GenType, Move, MoveList, Piece, PieceKind, Position, Square};
+use std::fmt;
 
 /// Targets threatened, split by whether a non-pawn piece or only a pawn threatens them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -88,42 +91,141 @@ fn won_after_check(pos: &mut Position) -> Threats {
         if !pos.gives_check(check) {
             continue;
         }
-        pos.make_move(check);
-        let mut common: Option<Threats> = None;
-        for answer in pos.legal_moves() {
-            // An answer that takes something (the checker, most often) costs
-            // the checking side that much: the capture that follows must win
-            // more than it, or the check only trades material (得子, 29.3).
-            let lost = pos
-                .piece_at(answer.to())
-                .map_or(0, |p| value(p, answer.to()));
-            pos.make_move(answer);
-            let t = direct_threats(pos, false, lost);
-            pos.unmake_move();
-            let acc = match common {
-                None => t,
-                Some(c) => {
-                    let by_pieces = c.by_pieces & t.by_pieces;
-                    Threats {
-                        by_pieces,
-                        by_pawns: c.all() & t.all() & !by_pieces,
-                    }
-                }
-            };
-            common = Some(acc);
-            if acc.all().is_empty() {
-                break;
-            }
-        }
-        pos.unmake_move();
         // No answer at all is a mate, judged as a mate threat instead.
-        if let Some(t) = common {
+        if let Some(t) = won_by_check(pos, check) {
             out.by_pieces |= t.by_pieces & theirs;
             out.by_pawns |= t.by_pawns & theirs;
         }
     }
     out.by_pawns &= !out.by_pieces;
     out
+}
+
+/// The targets the quiet check `check` wins against every answer (`None`
+/// when it has no answer: a mate).
+fn won_by_check(pos: &mut Position, check: Move) -> Option<Threats> {
+    pos.make_move(check);
+    let mut common: Option<Threats> = None;
+    for answer in pos.legal_moves() {
+        // An answer that takes something (the checker, most often) costs
+        // the checking side that much: the capture that follows must win
+        // more than it, or the check only trades material (得子, 29.3).
+        let lost = pos
+            .piece_at(answer.to())
+            .map_or(0, |p| value(p, answer.to()));
+        pos.make_move(answer);
+        let t = direct_threats(pos, false, lost);
+        pos.unmake_move();
+        let acc = match common {
+            None => t,
+            Some(c) => {
+                let by_pieces = c.by_pieces & t.by_pieces;
+                Threats {
+                    by_pieces,
+                    by_pawns: c.all() & t.all() & !by_pieces,
+                }
+            }
+        };
+        common = Some(acc);
+        if acc.all().is_empty() {
+            break;
+        }
+    }
+    pos.unmake_move();
+    common
+}
+
+/// How a chase wins its target (29.1: 能够直接吃子；能够通过连续照将吃子；
+/// 能够通过完整的交换过程得子).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// Taken next move and kept: nothing can take back with profit.
+    Direct,
+    /// Taken next move, and the exchange that follows on its square still
+    /// leaves material ahead (a protected rook attacked by a knight or a
+    /// cannon, say).
+    Exchange,
+    /// Won by this quiet check and then, whatever the answer, a capture.
+    Check(Move),
+}
+
+impl How {
+    /// `direct`, `exchange` or `check`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            How::Direct => "direct",
+            How::Exchange => "exchange",
+            How::Check(_) => "check",
+        }
+    }
+
+    /// The checking move, for a target won through a check.
+    pub fn check_move(self) -> Option<Move> {
+        match self {
+            How::Check(mv) => Some(mv),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for How {
+    /// `direct`, `by exchange`, `after the check f0e2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            How::Direct => f.write_str("direct"),
+            How::Exchange => f.write_str("by exchange"),
+            How::Check(mv) => write!(f, "after the check {mv}"),
+        }
+    }
+}
+
+/// How the side to move wins the target on `sq`, one that `threats(pos,
+/// false, via_check)` found (threatened by a pawn alone when `by_pawn`), for
+/// reports: by a capture when one wins it (kept if any capture keeps it,
+/// else by exchange), else by the first quiet check, in generation order,
+/// that wins it. The same tests as `threats`, asked of one square; `None`
+/// if it is not a target.
+pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool, via_check: bool) -> Option<How> {
+    let us = pos.side_to_move();
+    let mut caps = MoveList::new();
+    pos.generate(GenType::Captures, &mut caps);
+    let mut found = None;
+    for mv in caps {
+        if mv.to() != sq {
+            continue;
+        }
+        let (Some(attacker), Some(target)) = (pos.piece_at(mv.from()), pos.piece_at(sq)) else {
+            continue;
+        };
+        if attacker.kind() == PieceKind::King
+            || (attacker.kind() == PieceKind::Pawn) != by_pawn
+            || !is_material(target, sq)
+            || is_exchange_offer(pos, attacker, mv.from(), target, sq)
+            || !wins_material(pos, mv, us, 0)
+        {
+            continue;
+        }
+        pos.make_move(mv);
+        let kept = exchange_on(pos, sq) == 0;
+        pos.unmake_move();
+        if kept {
+            return Some(How::Direct);
+        }
+        found = Some(How::Exchange);
+    }
+    if found.is_some() || !via_check || pos.in_check() || !pos.color_bb(!us).has(sq) {
+        return found;
+    }
+    let mut quiets = MoveList::new();
+    pos.generate(GenType::Quiets, &mut quiets);
+    quiets.into_iter().find_map(|check| {
+        if !pos.gives_check(check) {
+            return None;
+        }
+        let t = won_by_check(pos, check)?;
+        let won = if by_pawn { t.all() } else { t.by_pieces };
+        won.has(sq).then_some(How::Check(check))
+    })
 }
 
 /// Targets whose capture wins more than `lost` (material already given up

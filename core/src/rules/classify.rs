@@ -1,7 +1,7 @@
 //! What each move of a cycle is (seeds 28.1-28.3, 27.4 从重): 将 check,
 //! 杀 mate threat, 捉 chase or 闲 idle.
 
-use super::chase::{describe, threats};
+use super::chase::{describe, how_won, threats, How};
 use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
 use std::fmt;
 
@@ -43,6 +43,8 @@ pub struct Target {
     pub square: Square,
     /// Threatened by a pawn alone: a chase only in a mutual attack (27.2).
     pub pawn_only: bool,
+    /// How the chase wins it: a capture that keeps it, an exchange, or a check first.
+    pub how: How,
 }
 
 impl fmt::Display for Target {
@@ -87,6 +89,9 @@ pub(crate) struct Facts {
     pub new_by_pieces: Bitboard,
     /// Targets newly threatened by anything (pawns included).
     pub new_all: Bitboard,
+    /// Whether threats through a check were looked at (the mover was not in
+    /// check before the move).
+    pub via_check: bool,
 }
 
 impl Facts {
@@ -137,6 +142,7 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     // check before the move; answering a check, it was not, and what it then
     // threatens through a check is not counted (so not taken for new either).
     let via_check = !p.in_check();
+    facts.via_check = via_check;
     let (before, before_check) = threats(p, true, via_check);
     p.make_move(mv);
     p.make_null();
@@ -174,21 +180,40 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     facts
 }
 
-/// Full details of a move for reports; `p` stands after the move.
-pub(crate) fn describe_move(p: &Position, mv: Move, side: Color, f: &Facts) -> ClassifiedMove {
+/// Full details of a move for reports; `p` stands after the move (and ends so).
+pub(crate) fn describe_move(p: &mut Position, mv: Move, side: Color, f: &Facts) -> ClassifiedMove {
+    let targets = describe(p, f.new_all);
+    let chases = if targets.is_empty() {
+        Vec::new()
+    } else {
+        // The threats were found with the mover to move again.
+        p.make_null();
+        let chases = targets
+            .into_iter()
+            .map(|(piece, square)| {
+                let pawn_only = !f.new_by_pieces.has(square);
+                let how = how_won(p, square, pawn_only, f.via_check).unwrap_or_else(|| {
+                    // Unreachable: `how_won` asks what `threats` asked.
+                    debug_assert!(false, "no way to win {piece:?} {square} after {mv}");
+                    How::Direct
+                });
+                Target {
+                    piece,
+                    square,
+                    pawn_only,
+                    how,
+                }
+            })
+            .collect();
+        p.unmake_null();
+        chases
+    };
     ClassifiedMove {
         mv,
         side,
         class: f.class(),
         class_with_pawns: f.class_with_pawns(),
-        chases: describe(p, f.new_all)
-            .into_iter()
-            .map(|(piece, square)| Target {
-                piece,
-                square,
-                pawn_only: !f.new_by_pieces.has(square),
-            })
-            .collect(),
+        chases,
         mate_move: f.mate,
     }
 }

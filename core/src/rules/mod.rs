@@ -34,6 +34,15 @@
 //! checks within a node budget. Exchanges try every equally cheap
 //! recapturer, so a position and its colour mirror are judged alike.
 //!
+//! Reports (`judge_repetition`, for `chuhe judge` and the tools) say how
+//! each chased piece is won (`Target::how`, a `How`): `Direct` (a capture
+//! next move that keeps it), `Exchange` (a capture after which the exchange
+//! on its square still wins material) or `Check(mv)` (the quiet check `mv`,
+//! then a capture against every answer; the first such check in move
+//! generation order, so a position and its mirror may name different
+//! checks). It is worked out only for reports, after the classification,
+//! by the same tests asked of one square; the search's scoring never asks.
+//!
 //! 27.3 is not modelled: a move that takes a defensive key point and at
 //! once makes a plain draw (简明和棋) stays a chase if it newly attacks an
 //! advisor or elephant. Modelling it needs two judgements the rules leave
@@ -50,6 +59,7 @@ mod limit;
 mod material;
 mod repetition;
 
+pub use chase::How;
 pub use classify::{kind_name, ClassifiedMove, MoveClass, Target};
 pub use limit::effective_quiet_plies;
 pub use repetition::{judge_repetition, CycleCache, CycleReport, SideCycle};
