@@ -20,7 +20,7 @@ pub use report::html;
 
 use crate::record::Game;
 use chuhe_core::board::{notation, Color, Move, Position};
-use chuhe_core::rules::{self, Outcome, Reason, Verdict};
+use chuhe_core::rules::{self, How, Outcome, Reason, Verdict};
 use chuhe_core::search::{values, Limits, Score, Searcher};
 
 /// Centipawns that stand for a mate (less the plies to it).
@@ -414,7 +414,9 @@ fn ending(pos: &Position, verdict: Verdict) -> Ending {
     }
 }
 
-/// The pieces `side` chased in the judged cycle (`rook a5`).
+/// The pieces `side` chased in the judged cycle, with how when not by a
+/// plain capture (`rook a5`, `rook b2 by exchange`, `knight h8 after the
+/// check f0e2`).
 fn chased_by(pos: &Position, j: &super::judge::Judgement, side: Color) -> Vec<String> {
     let Some(c) = &j.cycle else {
         return Vec::new();
@@ -436,7 +438,11 @@ fn chased_by(pos: &Position, j: &super::judge::Judgement, side: Color) -> Vec<St
             continue;
         }
         for t in &m.chases {
-            let t = t.to_string();
+            // How a target is won is named unless it is a plain capture.
+            let t = match t.how {
+                How::Direct => t.to_string(),
+                how => format!("{t} {how}"),
+            };
             if !out.contains(&t) {
                 out.push(t);
             }

@@ -101,8 +101,10 @@ fn side_summary(s: &SideCycle) -> &'static str {
     }
 }
 
-/// One cycle move as text: `i9i5 chase cannon a5`, `h5h7 mate-threat by
-/// h7h9, chase cannon b7`, `e5e6 idle, pawn-chase knight d6`.
+/// One cycle move as text, each target with how it is won (see `target`):
+/// `i9i5 chase cannon a5 (direct)`, `h5h7 mate-threat by h7h9, chase cannon
+/// b7 (direct)`, `e5e6 idle, pawn-chase knight d6 (direct)`, `i2h2 chase
+/// knight h8 (after the check f0e2)`.
 fn move_line(m: &ClassifiedMove) -> String {
     let mut s = format!("{} {}", m.mv, m.class);
     if let Some(mate) = m.mate_move {
@@ -116,7 +118,7 @@ fn move_line(m: &ClassifiedMove) -> String {
             if list.is_empty() {
                 continue;
             }
-            let names: Vec<String> = list.iter().map(|t| t.to_string()).collect();
+            let names: Vec<String> = list.iter().map(|t| target(t)).collect();
             if first {
                 s.push_str(&format!(" {}", names.join(", ")));
             } else {
@@ -126,6 +128,12 @@ fn move_line(m: &ClassifiedMove) -> String {
         }
     }
     s
+}
+
+/// A chased piece and how the chase wins it: `knight h8 (direct)`, `rook
+/// b2 (by exchange)`, `knight i7 (after the check f0e2)`.
+pub fn target(t: &Target) -> String {
+    format!("{t} ({})", t.how)
 }
 
 /// The moves of the last cycle: from the previous occurrence of the final
@@ -198,10 +206,15 @@ fn move_json(m: &ClassifiedMove) -> String {
         .iter()
         .map(|t| {
             format!(
-                "{{\"piece\":{},\"square\":{},\"pawn_only\":{}}}",
+                "{{\"piece\":{},\"square\":{},\"pawn_only\":{},\"by\":{}{}}}",
                 json_str(chuhe_core::rules::kind_name(t.piece.kind())),
                 json_str(&t.square.to_string()),
-                t.pawn_only
+                t.pawn_only,
+                json_str(t.how.as_str()),
+                t.how.check_move().map_or(String::new(), |mv| format!(
+                    ",\"check\":{}",
+                    json_str(&mv.to_string())
+                ))
             )
         })
         .collect();

@@ -225,6 +225,29 @@ fn command_line_writes_the_annotated_pgn_and_the_report() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/game.pgn"));
 }
 
+/// Issue 24: the knights are won through the check Nf0-e2, and the verdict
+/// says so (a plain capture is named without how, as above).
+#[test]
+fn perpetual_chase_through_a_check_names_the_check() {
+    let g = game(
+        Some("2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4CN3 w - - 0 1"),
+        "i2h2 c9a7 h2i2 a7c9 i2h2 c9a7 h2i2 a7c9",
+    );
+    let (a, _) = run(&g, 1);
+    let e = a.ending.expect("judged");
+    assert_eq!(
+        e.summary,
+        "0-1: perpetual chase by Red (of the knight h8 after the check f0e2, \
+         knight i7 after the check f0e2)"
+    );
+    assert!(
+        e.detail
+            .contains("i2h2 chase knight h8 (after the check f0e2)\n"),
+        "{}",
+        e.detail
+    );
+}
+
 #[test]
 fn perpetual_chase_and_natural_limit_verdicts() {
     // Black's rook chases Red's cannon up and down the b-file.
@@ -240,6 +263,11 @@ fn perpetual_chase_and_natural_limit_verdicts() {
     assert_eq!(
         e.summary,
         "1-0: perpetual chase by Black (of the cannon b2, cannon b4)"
+    );
+    assert!(
+        e.detail.contains("h4h2 chase cannon b2 (direct)\n"),
+        "{}",
+        e.detail
     );
     // The numbering of a game Black starts: 1... then 2.
     let html = analyze::html(&g, &a);

@@ -156,7 +156,7 @@ fn binary_prints_the_last_cycle_with_classes() {
     assert_eq!(lines[1], "i5i9 check");
     assert_eq!(lines[2], "d9d8 idle");
     assert!(
-        lines[3].starts_with("i9i5 ") && lines[3].contains("chase cannon a5"),
+        lines[3].starts_with("i9i5 ") && lines[3].contains("chase cannon a5 (direct)"),
         "{text}"
     );
     assert_eq!(lines[4], "d8d9 idle");

@@ -3,8 +3,9 @@
 //! position was checked by hand with `chuhe judge` (the reasoning is in the
 //! comments).
 
+use chuhe::judge::target;
 use chuhe_core::board::Position;
-use chuhe_core::rules::{judge_repetition, MoveClass, Outcome, Reason};
+use chuhe_core::rules::{judge_repetition, How, MoveClass, Outcome, Reason};
 use MoveClass::*;
 
 mod common;
@@ -77,6 +78,8 @@ fn mutual_chases_draw() {
     );
     assert_eq!(chased(&pos, 0), ["cannon b5"]);
     assert_eq!(chased(&pos, 1), ["knight c3"]);
+    let report = judge_repetition(&pos).expect("a repetition");
+    assert_eq!(target(&report.moves[0].chases[0]), "cannon b5 (direct)");
 }
 
 /// A knight attacking a rook chases it even though the other black rook
@@ -92,6 +95,10 @@ fn knight_chases_protected_rook() {
     );
     assert_eq!(chased(&pos, 0), ["rook a7"]);
     assert_eq!(chased(&pos, 2), ["rook d7"]);
+    // Won by the exchange NxR RxN, not kept.
+    let report = judge_repetition(&pos).expect("a repetition");
+    assert_eq!(report.moves[0].chases[0].how, How::Exchange);
+    assert_eq!(target(&report.moves[2].chases[0]), "rook d7 (by exchange)");
 }
 
 /// 假根: the black rook b9 that would protect the cannon is pinned along
@@ -141,6 +148,7 @@ fn pawn_attack_is_idle() {
     let report = judge_repetition(&pos).expect("a repetition");
     assert_eq!(report.moves[0].class_with_pawns, Chase);
     assert!(report.moves[0].chases[0].pawn_only);
+    assert_eq!(report.moves[0].chases[0].how, How::Direct);
 }
 
 /// 兑: the red rook attacks the unprotected black rook, which can take it

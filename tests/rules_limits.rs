@@ -308,7 +308,8 @@ fn judge_start_position_and_json() {
         "{out}"
     );
     assert!(
-        out.contains("\"chases\":[{\"piece\":\"cannon\",\"square\":\"b7\",\"pawn_only\":false}]")
+        out.contains("\"chases\":[{\"piece\":\"cannon\",\"square\":\"b7\",\"pawn_only\":false,\"by\":\"direct\"}]"),
+        "{out}"
     );
     assert!(
         out.contains("\"must_vary\":{\"side\":\"red\",\"move\":\"h5h7\"}"),
@@ -318,6 +319,73 @@ fn judge_start_position_and_json() {
         .trim_end()
         .ends_with("\"result\":\"0-1\",\"reason\":\"perpetual-attack\"}"));
     assert_eq!(out.matches('{').count(), out.matches('}').count());
+}
+
+/// Issue 24: each rook move chases a knight whose direct capture allows
+/// mate, because the quiet check Nf0-e2 first wins it; the report says so,
+/// in text and in JSON (`"by":"check","check":"f0e2"`), where a plain
+/// capture is `"by":"direct"` and nothing more.
+#[test]
+fn judge_names_the_check_that_wins_a_chased_piece() {
+    let fen = "2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4CN3 w - - 0 1";
+    let moves = "i2h2 c9a7 h2i2 a7c9 i2h2 c9a7 h2i2 a7c9";
+    let (ok, out, _) = chuhe(&["judge", "--fen", fen, "--moves", moves]);
+    assert!(ok);
+    assert_eq!(
+        out,
+        "repetition occurrence 3 cycle from ply 5\n\
+         i2h2 chase knight h8 (after the check f0e2)\n\
+         c9a7 idle\n\
+         h2i2 chase knight i7 (after the check f0e2)\n\
+         a7c9 idle\n\
+         red forbidden\n\
+         black allowed\n\
+         must-vary red i2h2\n\
+         result 0-1 perpetual-attack\n"
+    );
+    let (ok, out, _) = chuhe(&["judge", "--fen", fen, "--moves", moves, "--json"]);
+    assert!(ok);
+    let chase = |mv: &str, sq: &str| {
+        format!(
+            "{{\"move\":\"{mv}\",\"side\":\"red\",\"class\":\"chase\",\"class_with_pawns\":\"chase\",\"mate_move\":null,\
+             \"chases\":[{{\"piece\":\"knight\",\"square\":\"{sq}\",\"pawn_only\":false,\"by\":\"check\",\"check\":\"f0e2\"}}]}}"
+        )
+    };
+    let idle = |mv: &str| {
+        format!(
+            "{{\"move\":\"{mv}\",\"side\":\"black\",\"class\":\"idle\",\"class_with_pawns\":\"idle\",\"mate_move\":null,\"chases\":[]}}"
+        )
+    };
+    let want = format!(
+        "{{\"fen\":\"2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4CN3 w - - 8 5\",\"plies\":8,\
+         \"cycle\":{{\"occurrence\":3,\"start_ply\":5,\"moves\":[{},{},{},{}],\
+         \"red\":\"forbidden\",\"black\":\"allowed\",\"must_vary\":{{\"side\":\"red\",\"move\":\"i2h2\"}}}},\
+         \"result\":\"0-1\",\"reason\":\"perpetual-attack\"}}\n",
+        chase("i2h2", "h8"),
+        idle("c9a7"),
+        chase("h2i2", "i7"),
+        idle("a7c9")
+    );
+    assert_eq!(out, want);
+}
+
+/// A knight attacking a protected rook wins it by exchange (NxR RxN: a rook
+/// for a knight); the report says `by exchange`, the JSON `"by":"exchange"`.
+#[test]
+fn judge_names_a_chase_by_exchange() {
+    let fen = "5k3/1N7/r5r2/9/9/9/9/9/9/2BAKAB2 w - - 0 1";
+    let moves = "b8c6 a7d7 c6b8 d7a7 b8c6 a7d7 c6b8 d7a7";
+    let (ok, out, _) = chuhe(&["judge", "--fen", fen, "--moves", moves]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "b8c6 chase rook a7 (by exchange)", "{out}");
+    assert_eq!(lines[3], "c6b8 chase rook d7 (by exchange)", "{out}");
+    let (ok, out, _) = chuhe(&["judge", "--fen", fen, "--moves", moves, "--json"]);
+    assert!(ok);
+    assert!(
+        out.contains("\"chases\":[{\"piece\":\"rook\",\"square\":\"a7\",\"pawn_only\":false,\"by\":\"exchange\"}]"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -5,11 +5,11 @@
 //! cites the seeds (../shared/seeds, 1999 rulebook 第24-29条 and 棋例细则).
 
 use chuhe_core::board::{flip_colours_fen, Move, Position};
-use chuhe_core::rules::{self, judge_repetition, MoveClass, Outcome, Reason, RepetitionScore};
+use chuhe_core::rules::{self, judge_repetition, How, MoveClass, Outcome, Reason, RepetitionScore};
 use MoveClass::*;
 
 mod common;
-use chuhe::judge::replay;
+use chuhe::judge::{replay, target};
 use common::{check, twice};
 
 /// The targets named for ply `ply` of the judged stretch.
@@ -21,6 +21,14 @@ fn chased(fen: &str, cycle: &str, ply: usize) -> Vec<String> {
         .iter()
         .map(|t| t.to_string())
         .collect()
+}
+
+/// The same, each with how the chase wins it, as `chuhe judge` prints it
+/// (`knight h8 (after the check f0e2)`).
+fn chased_how(fen: &str, cycle: &str, ply: usize) -> Vec<String> {
+    let pos = twice(fen, cycle);
+    let report = judge_repetition(&pos).expect("a repetition");
+    report.moves[ply].chases.iter().map(target).collect()
 }
 
 const DRAW: Outcome = Outcome::Draw;
@@ -429,6 +437,10 @@ fn check_that_keeps_the_checker_wins_the_piece() {
         Reason::RepetitionDraw,
     );
     assert_eq!(chased(fen, cycle, 0), ["knight d9"]);
+    assert_eq!(
+        chased_how(fen, cycle, 0),
+        ["knight d9 (after the check f3f9)"]
+    );
 }
 
 /// 28.16 假根 through a cannon screen: the red cannon e2 looks at the black
@@ -488,6 +500,8 @@ fn pinning_the_protector_with_a_cannon_screen_chases() {
         Reason::RepetitionDraw,
     );
     assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+    // New as a direct capture, where before it was won through Rb9+.
+    assert_eq!(chased_how(fen, cycle, 0), ["knight f7 (direct)"]);
 }
 
 /// Control: the black pawn e6 stands between the screen and the advisor, so
@@ -590,6 +604,10 @@ fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
     // The cannon i7, whose capture allows mate, is not among the targets.
     assert!(chased(fen, cycle, 0).is_empty());
     assert_eq!(chased(fen, cycle, 2), ["knight i6"]);
+    assert_eq!(
+        chased_how(fen, cycle, 2),
+        ["knight i6 (after the check f5e7)"]
+    );
 }
 
 /// 一将一捉 where the check itself unguards the target. Ng8+ drives the
@@ -700,7 +718,29 @@ fn a_check_that_defuses_the_mate_makes_the_attack_a_chase() {
     check(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
     assert_eq!(chased(fen, SWING, 0), ["knight h8"]);
     assert_eq!(chased(fen, SWING, 2), ["knight i7"]);
+    // The report names the check (the user who filed the issue could not
+    // see why a capture that allows mate was a chase).
+    assert_eq!(
+        chased_how(fen, SWING, 0),
+        ["knight h8 (after the check f0e2)"]
+    );
+    assert_eq!(
+        chased_how(fen, SWING, 2),
+        ["knight i7 (after the check f0e2)"]
+    );
+    let pos = twice(fen, SWING);
+    let how = judge_repetition(&pos).expect("a repetition").moves[0].chases[0].how;
+    assert_eq!(how, How::Check("f0e2".parse().expect("a move")));
+    assert_eq!(
+        (how.as_str(), how.to_string().as_str()),
+        ("check", "after the check f0e2")
+    );
     check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    let flipped = flip_colours_fen(fen);
+    assert_eq!(
+        chased_how(&flipped, "i7h7 c0a2 h7i7 a2c0", 0),
+        ["knight h1 (after the check f9e7)"]
+    );
     // The line itself: the direct capture is mate, the one after Ne2+ is not.
     let from_h2 = "2b1k4/7n1/8n/2r6/9/9/9/7R1/3K5/4CN3 w - - 0 1";
     let v = rules::judge(&replay(Some(from_h2), "h2h8 c6d6").expect("legal"));
@@ -777,4 +817,7 @@ fn attacks_whose_captures_allow_no_mate_are_chases() {
     check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
     assert_eq!(chased(fen, SWING, 0), ["knight h8"]);
     assert_eq!(chased(fen, SWING, 2), ["knight i7"]);
+    // Taken at once and kept: a direct chase, no check named.
+    assert_eq!(chased_how(fen, SWING, 0), ["knight h8 (direct)"]);
+    assert_eq!(chased_how(fen, SWING, 2), ["knight i7 (direct)"]);
 }
