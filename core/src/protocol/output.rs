@@ -57,6 +57,16 @@ impl Out {
         write_line(&mut *sink.writer, text);
     }
 
+    /// Writes `text` only if `live()` still holds once the writer is held.
+    /// A line checked so cannot come after one the other thread writes
+    /// once `live()` has turned false (a search stopped, then a reply).
+    pub fn line_while(&self, text: &str, live: impl Fn() -> bool) {
+        let mut sink = self.lock();
+        if live() {
+            write_line(&mut *sink.writer, text);
+        }
+    }
+
     /// Sets how notes are worded from now on (the protocol was chosen).
     pub fn set_notes(&self, notes: Notes) {
         self.lock().notes = notes;

@@ -278,8 +278,10 @@ fn search(
                 }
             }
             Show::Thinking { lead } => {
+                // A stopped CECP search was left behind by a move or a new
+                // position: its lines would be read as thinking about that.
                 if let Some(line) = thinking_line(info, lead) {
-                    out.line(&line);
+                    out.line_while(&line, || !stop.is_stopped());
                 }
             }
             Show::Nothing => {}

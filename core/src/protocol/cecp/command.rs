@@ -47,9 +47,9 @@ pub enum Command {
     /// `result RESULT {COMMENT}`: the game is over.
     Result,
     /// `memory N`: megabytes for the tables.
-    Memory(String),
+    Memory(u64),
     /// `cores N`: search threads.
-    Cores(String),
+    Cores(u64),
     /// `option NAME[=VALUE]`.
     Option {
         name: String,
@@ -144,8 +144,8 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "." => Command::Status,
         "hint" => Command::Hint,
         "result" => Command::Result,
-        "memory" => Command::Memory(one(&args)?.to_string()),
-        "cores" => Command::Cores(one(&args)?.to_string()),
+        "memory" => Command::Memory(count(&args)?),
+        "cores" => Command::Cores(count(&args)?),
         "option" => {
             if rest.is_empty() {
                 return bad("no option named");
@@ -187,6 +187,12 @@ fn one<'a>(args: &[&'a str]) -> Result<&'a str, CommandError> {
         [] => Err(CommandError::Bad("argument missing".into())),
         _ => Err(CommandError::Bad("too many parameters".into())),
     }
+}
+
+fn count(args: &[&str]) -> Result<u64, CommandError> {
+    one(args)?
+        .parse()
+        .map_err(|_| CommandError::Bad("not a whole number".into()))
 }
 
 /// `st` seconds: positive, decimals allowed.

@@ -20,8 +20,10 @@
 //!   one being pondered turns the ponder search into the real one instead;
 //! - `ping` is answered once everything before it is done: while thinking
 //!   on our move, after the move (as the protocol says); while pondering or
-//!   analysing, at once; otherwise behind the search thread's queued work
-//!   (a new game clears the hash table first).
+//!   analysing, at once; otherwise once the search thread has done the work
+//!   queued before it (a new game clears the hash table first). Pongs keep
+//!   their order: XBoard ignores a move, or a result, that comes while a
+//!   ping is unanswered.
 //!
 //! Choices where the protocol leaves room:
 //! - moves are ICCS coordinates, which are XBoard's xiangqi coordinates
@@ -61,6 +63,7 @@ use crate::rules::{self, Verdict};
 use crate::search::{Limits, StopHandle};
 use clock::Clock;
 use command::Command;
+use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
@@ -93,6 +96,8 @@ struct Session {
     abandoned: usize,
     /// `ping`s that came while thinking on our move, answered after it.
     held_pongs: Vec<String>,
+    /// What waits for the search thread to finish the work given before it.
+    waiting: VecDeque<Waiting>,
     /// The last finished iteration of the running search.
     progress: Progress,
     /// The reply we expect, for `hint`, with the key of the position it is
@@ -100,6 +105,16 @@ struct Session {
     guess: Option<(u64, Move)>,
     track: ScoreTrack,
     eof: bool,
+    /// The end of the session waits in `waiting`.
+    ending: bool,
+}
+
+/// A line to print (None: the end of the session) once the search thread
+/// has reached the `Job::Sync` sent with it (`synced`), or, if not
+/// `synced`, as soon as the entries before it are out.
+struct Waiting {
+    line: Option<String>,
+    synced: bool,
 }
 
 struct Search {
@@ -138,17 +153,22 @@ impl Session {
             search: None,
             abandoned: 0,
             held_pongs: Vec::new(),
+            waiting: VecDeque::new(),
             progress: Progress::default(),
             guess: None,
             track: ScoreTrack::default(),
             eof: false,
+            ending: false,
         }
     }
 
     fn run(mut self, inbox: Receiver<Event>) -> ! {
         loop {
-            if self.eof && self.search.is_none() {
-                self.drain_and_exit(&inbox);
+            if self.eof && self.search.is_none() && !self.ending {
+                // What the search thread was given still gets done (a
+                // queued pong or claim), then the session ends.
+                self.ending = true;
+                self.after_jobs(None);
             }
             let Ok(event) = inbox.recv() else {
                 self.out.last_line_and_exit(None)
@@ -170,7 +190,8 @@ impl Session {
                     }
                 }
                 Event::SearchDone(done) => self.on_done(done),
-                Event::PerftDone | Event::Synced => {}
+                Event::Synced => self.synced(),
+                Event::PerftDone => {}
             }
         }
     }
@@ -243,8 +264,8 @@ impl Session {
                 self.side = None;
                 self.draw_offered = false;
             }
-            Command::Memory(mb) => self.set_option("Hash", Some(&mb), line),
-            Command::Cores(n) => self.set_option("Threads", Some(&n), line),
+            Command::Memory(mb) => self.set_option("Hash", Some(&mb.to_string()), line),
+            Command::Cores(n) => self.set_option("Threads", Some(&n.to_string()), line),
             Command::Option { name, value } => self.set_option(&name, value.as_deref(), line),
             Command::Draw => self.draw_offered = true,
             Command::SetBoard(fen) => match Position::from_fen(&fen) {
@@ -264,10 +285,39 @@ impl Session {
         self.out.line(line);
     }
 
-    /// Prints `line` once the search thread has done what it was given
-    /// before (hash resizes, a new game), keeping it after those.
-    fn reply(&self, line: String) {
-        self.send(Job::Reply(line));
+    /// Prints `line` (None: ends the session) once the search thread has
+    /// done what it was given before (hash resizes, a new game).
+    fn after_jobs(&mut self, line: Option<String>) {
+        self.waiting.push_back(Waiting { line, synced: true });
+        self.send(Job::Sync);
+    }
+
+    /// Prints `line` now, or after the lines still waiting.
+    fn now_or_in_turn(&mut self, line: String) {
+        if self.waiting.is_empty() {
+            self.say(&line);
+        } else {
+            self.waiting.push_back(Waiting {
+                line: Some(line),
+                synced: false,
+            });
+        }
+    }
+
+    /// The search thread reached a `Job::Sync`: out with the line that
+    /// waited for it and those that only waited behind it.
+    fn synced(&mut self) {
+        let mut next = self.waiting.pop_front();
+        while let Some(w) = next {
+            match w.line {
+                Some(line) => self.say(&line),
+                None => self.out.last_line_and_exit(None),
+            }
+            next = match self.waiting.front() {
+                Some(w) if !w.synced => self.waiting.pop_front(),
+                _ => None,
+            };
+        }
     }
 
     fn send(&self, job: Job) {
@@ -333,8 +383,8 @@ impl Session {
         match self.search_kind() {
             Some(Kind::Think) => self.held_pongs.push(pong),
             // "Pondering does not count", nor does analysing.
-            Some(_) => self.say(&pong),
-            None => self.reply(pong),
+            Some(_) => self.now_or_in_turn(pong),
+            None => self.after_jobs(Some(pong)),
         }
     }
 
@@ -507,7 +557,7 @@ impl Session {
         };
         let line = verdict::result_line(v);
         if verdict::claim(v, us, self.opponent_is_engine) {
-            self.reply(line);
+            self.after_jobs(Some(line));
             self.side = None;
             true
         } else {
@@ -521,7 +571,7 @@ impl Session {
 
     fn flush_pongs(&mut self) {
         for pong in std::mem::take(&mut self.held_pongs) {
-            self.reply(pong);
+            self.after_jobs(Some(pong));
         }
     }
 
@@ -634,18 +684,6 @@ impl Session {
         if self.search_kind() != Some(Kind::Think) {
             self.abandon_search();
         }
-    }
-
-    /// Lets the search thread finish what it was given (a queued pong or
-    /// claim), then exits.
-    fn drain_and_exit(&self, inbox: &Receiver<Event>) -> ! {
-        self.send(Job::Sync);
-        while let Ok(event) = inbox.recv() {
-            if matches!(event, Event::Synced) {
-                break;
-            }
-        }
-        self.out.last_line_and_exit(None)
     }
 }
 
