@@ -229,7 +229,11 @@ mod tests {
                     pos.make_move(mv);
                     made.push(Some(mv));
                 }
-                assert_eq!(ev.evaluate(&pos), hce_evaluate(&pos), "game {game} ply {ply}");
+                assert_eq!(
+                    ev.evaluate(&pos),
+                    hce_evaluate(&pos),
+                    "game {game} ply {ply}"
+                );
                 // Now and then go back a few plies and check there too.
                 if ply % 11 == 10 {
                     for _ in 0..3 {
