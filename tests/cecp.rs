@@ -635,6 +635,24 @@ fn a_draw_offer_is_accepted_when_lost() {
 }
 
 #[test]
+fn a_lost_game_is_resigned_with_a_result_line() {
+    let mut e = Engine::xboard();
+    e.sends(&[
+        "new",
+        "option Resign Moves=1",
+        "option Resign Score=300",
+        "setboard 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+        "sd 4",
+        "usermove a0a1",
+    ]);
+    let (_, before) = e.until("1-0 {Black resigns}");
+    assert!(!before.iter().any(|l| l.starts_with("move")), "{before:?}");
+    // Resigned: the next move gets no answer.
+    e.send("usermove a1a2");
+    e.quiet_for("move", Duration::from_millis(300));
+}
+
+#[test]
 fn nopost_hides_the_thinking() {
     let mut e = Engine::xboard();
     e.sends(&["new", "nopost", "sd 3", "force", "go"]);

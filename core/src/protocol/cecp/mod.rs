@@ -39,7 +39,8 @@
 //!   search expected, with the clock we will have then; thinking lines
 //!   put that reply first. `draw` offers are accepted, and draws offered
 //!   and games resigned, by the UCCI rules (`drawresign`, the `Resign
-//!   Score`, `Resign Moves` and `Draw Offer Moves` options);
+//!   Score`, `Resign Moves` and `Draw Offer Moves` options); a resignation
+//!   is a result line (`verdict::resignation`);
 //! - `.` answers `stat01: time nodes ply mvleft mvtot`; the search reports
 //!   once per finished iteration, so nodes and ply are those of the last
 //!   one, and no moves are left in it;
@@ -512,9 +513,10 @@ impl Session {
             self.track.record(&s.root, done.result.score);
         }
         if judged && self.track.resign_due(&self.opts) {
-            self.say("resign");
+            self.flush_pongs();
+            self.after_jobs(Some(verdict::resignation(self.game.side_to_move())));
             self.side = None;
-            return self.flush_pongs();
+            return;
         }
         let accept =
             self.draw_offered && judged && accept_draw(&s.root, done.result.score, &done.pv);

@@ -40,6 +40,17 @@ pub fn result_line(v: &Verdict) -> String {
     format!("{} {{{comment}}}", v.outcome.as_str())
 }
 
+/// The engine playing `us` resigns. The protocol allows a bare `resign`
+/// too, but XBoard 4.9.1's check of engine output flags that one as not
+/// CECP (it only knows `resign` followed by more), and a result line says
+/// who resigned.
+pub fn resignation(us: Color) -> String {
+    match us {
+        Color::Red => "0-1 {Red resigns}".to_string(),
+        Color::Black => "1-0 {Black resigns}".to_string(),
+    }
+}
+
 /// Whether the engine playing `us` claims `v`; `claims_tested`: the GUI
 /// tests claims (see the module notes).
 pub fn claim(v: &Verdict, us: Color, claims_tested: bool) -> bool {
