@@ -583,6 +583,34 @@ fn pondering_on_the_expected_reply() {
 }
 
 #[test]
+fn a_ponder_hit_on_a_shorter_clock_than_expected_is_searched_afresh() {
+    // The ponder search plans with ten minutes; the GUI's clock says one
+    // second (it charged our move more than we measured): the answer must
+    // fit that second, not the ten minutes.
+    let mut e = Engine::xboard();
+    e.sends(&[
+        "new",
+        "hard",
+        "level 0 10 0",
+        "time 60000",
+        "otim 60000",
+        "force",
+        "go",
+    ]);
+    // A quick first move; the ponder search then plans with the rest.
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("?");
+    e.engine_move();
+    e.send("hint");
+    let guess: Move = e.expect("Hint: ")[6..].parse().unwrap();
+    e.sends(&["time 100", "otim 60000"]);
+    let t0 = Instant::now();
+    e.send(&format!("usermove {guess}"));
+    e.engine_move();
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+}
+
+#[test]
 fn options_and_engine_settings() {
     let mut e = Engine::xboard();
     e.sends(&[

@@ -36,11 +36,13 @@
 //!   move and after we move, and claimed as `verdict` says; after a claim
 //!   the engine plays no more until `go` or `new`;
 //! - pondering (`hard`) searches the position after the reply the last
-//!   search expected, with the clock we will have then; thinking lines
-//!   put that reply first. `draw` offers are accepted, and draws offered
-//!   and games resigned, by the UCCI rules (`drawresign`, the `Resign
-//!   Score`, `Resign Moves` and `Draw Offer Moves` options); a resignation
-//!   is a result line (`verdict::resignation`);
+//!   search expected, with the clock we expect to have then; thinking
+//!   lines put that reply first. If that reply comes with a clock clearly
+//!   below the expected one, a fresh search replaces the ponder search;
+//! - `draw` offers are accepted, and draws offered and games resigned, by
+//!   the UCCI rules (`drawresign`, the `Resign Score`, `Resign Moves` and
+//!   `Draw Offer Moves` options); a resignation is a result line
+//!   (`verdict::resignation`);
 //! - `.` answers `stat01: time nodes ply mvleft mvtot`; the search reports
 //!   once per finished iteration, so nodes and ply are those of the last
 //!   one, and no moves are left in it;
@@ -123,6 +125,8 @@ struct Search {
     root: Position,
     handle: StopHandle,
     started: Instant,
+    /// The engine's clock the search plans with (`Limits::time`).
+    planned_clock: Option<Duration>,
     /// A result that came before the GUI let it count (ponder, analysis).
     held: Option<Done>,
 }
@@ -461,16 +465,32 @@ impl Session {
     }
 
     /// The opponent played the move we were pondering: the ponder search
-    /// goes on as the real one, on our clock from now.
+    /// goes on as the real one, on our clock from now. It planned with the
+    /// clock we expected to have after our move; if the GUI's `time` says
+    /// clearly less (it charged our last move more than we measured, as a
+    /// loaded machine makes XBoard do), its budget could overrun the clock,
+    /// so a search planned afresh takes over, finding in the table what
+    /// the ponder search learnt.
     fn ponder_hit(&mut self) {
+        let now = self.limits(false).time;
+        let slack = Duration::from_millis(self.opts.move_overhead_ms);
         let Some(s) = self.search.as_mut() else {
             return;
         };
         s.kind = Kind::Think;
         s.started = Instant::now();
-        match s.held.take() {
-            Some(done) => self.on_think_done(done),
-            None => s.handle.ponderhit(),
+        if let Some(done) = s.held.take() {
+            return self.on_think_done(done);
+        }
+        let short = match (now, s.planned_clock) {
+            (Some(now), Some(planned)) => now + slack + planned / 20 < planned,
+            (now, planned) => now != planned,
+        };
+        if short {
+            self.abandon_search();
+            self.think();
+        } else {
+            s.handle.ponderhit();
         }
     }
 
@@ -621,6 +641,7 @@ impl Session {
         } else {
             Show::Nothing
         };
+        let planned_clock = limits.time;
         self.send(Job::Search {
             pos: root.clone(),
             limits,
@@ -633,6 +654,7 @@ impl Session {
             root,
             handle,
             started: Instant::now(),
+            planned_clock,
             held: None,
         });
     }
