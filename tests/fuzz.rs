@@ -5,7 +5,7 @@
 #[path = "support/fuzz_targets.rs"]
 mod targets;
 
-use targets::{run_session, run_target, session_script, Rng, SessionNotes, TARGETS};
+use targets::{cecp_script, run_session, run_target, session_script, Rng, SessionNotes, TARGETS};
 
 fn short_run(name: &str, count: u64) {
     let (_, f) = TARGETS.iter().find(|(n, _)| *n == name).expect("a target");
@@ -44,16 +44,18 @@ fn fuzz_config() {
     short_run("config", 2_000);
 }
 
-/// The real engine over pipes: a few hundred random lines of both protocols,
-/// each answered by `readyok` in time, then a clean exit.
+/// The real engine over pipes: a few hundred random lines of each protocol,
+/// each answered by `readyok` (CECP: `pong`) in time, then a clean exit.
 #[test]
 fn fuzz_session() {
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_chuhe"));
-    for seed in 0..2 {
-        let script = session_script(&mut Rng::new(seed), 150);
+    let scripts = (0..2)
+        .map(|seed| ("session", seed, session_script(&mut Rng::new(seed), 150)))
+        .chain((0..2).map(|seed| ("cecp", seed, cecp_script(&mut Rng::new(seed), 200))));
+    for (kind, seed, script) in scripts {
         let mut notes = SessionNotes::default();
         let sent = run_session(bin, &script, std::time::Duration::from_secs(20), &mut notes)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            .unwrap_or_else(|e| panic!("{kind} script, seed {seed}: {e}"));
         assert_eq!(sent, script.len());
     }
 }

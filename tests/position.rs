@@ -66,6 +66,15 @@ fn fen_variants_are_accepted() {
     assert_eq!(b.halfmove_clock(), 7);
     assert_eq!(b.fullmove_number(), 12);
     assert_ne!(b.key(), base.key());
+    // XBoard's spelling: H/E letters and no castling or en-passant fields.
+    let xb: Position = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b 7 12"
+        .parse()
+        .unwrap();
+    assert_eq!(xb.fen(), b.fen());
+    let one_dash: Position = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b - 7 12"
+        .parse()
+        .unwrap();
+    assert_eq!(one_dash.fen(), b.fen());
 }
 
 #[test]

@@ -2,123 +2,20 @@
 //! to over pipes. A reader thread with timeouts turns a hang into a failure.
 
 use chuhe_core::board::{Move, Position};
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+#[path = "support/engine.rs"]
+mod engine;
 #[path = "support/piped.rs"]
 mod piped;
 
-/// Generous: the test machine is small and shared. Only a hang reaches it.
-const PATIENCE: Duration = Duration::from_secs(30);
+use engine::{Engine, PATIENCE};
+
 const KINGS: &str = "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
 const MATED: &str = "3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1";
 
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    log: Vec<String>,
-}
-
 impl Engine {
-    fn start() -> Engine {
-        Self::start_with(Stdio::piped())
-    }
-
-    fn start_with(input: Stdio) -> Engine {
-        let piped::Piped {
-            child,
-            stdin,
-            lines,
-        } = piped::spawn(
-            Command::new(env!("CARGO_BIN_EXE_chuhe"))
-                .stdin(input)
-                .stderr(Stdio::inherit()),
-        )
-        .expect("start chuhe");
-        Engine {
-            child,
-            stdin,
-            lines,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, text: &str) {
-        self.send_bytes(format!("{text}\n").as_bytes());
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write to chuhe");
-        stdin.flush().expect("flush to chuhe");
-    }
-
-    fn close_input(&mut self) {
-        self.stdin = None;
-    }
-
-    /// The next line, or None when `wait` passes or the output ends.
-    fn next_line(&mut self, wait: Duration) -> Option<String> {
-        match self.lines.recv_timeout(wait) {
-            Ok(l) => {
-                self.log.push(l.clone());
-                Some(l)
-            }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
-    }
-
-    /// Reads until a line starts with `prefix`; returns that line and the
-    /// ones before it. Fails (never hangs) when it does not come.
-    fn until(&mut self, prefix: &str) -> (String, Vec<String>) {
-        let deadline = Instant::now() + PATIENCE;
-        let mut before = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.next_line(left) {
-                Some(l) if l.starts_with(prefix) => return (l, before),
-                Some(l) => before.push(l),
-                None => panic!(
-                    "no line starting with '{prefix}' came; the engine said:\n{}",
-                    self.log.join("\n")
-                ),
-            }
-        }
-    }
-
-    fn expect(&mut self, prefix: &str) -> String {
-        self.until(prefix).0
-    }
-
-    /// Asserts no line starting with `prefix` comes within `wait`.
-    fn quiet_for(&mut self, prefix: &str, wait: Duration) {
-        let deadline = Instant::now() + wait;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return;
-            }
-            if let Some(l) = self.next_line(left) {
-                assert!(!l.starts_with(prefix), "unexpected '{l}'");
-            }
-        }
-    }
-
-    /// Waits for the process to end by itself.
-    fn exits(&mut self) -> bool {
-        let deadline = Instant::now() + PATIENCE;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        false
-    }
-
     fn ucci() -> Engine {
         let mut e = Engine::start();
         e.send("ucci");
@@ -172,13 +69,6 @@ impl Engine {
             .iter()
             .filter(|l| l.starts_with("info string error"))
             .count()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

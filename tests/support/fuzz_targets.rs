@@ -505,13 +505,18 @@ pub fn protocol_parse(r: &mut Rng) -> Result<(), String> {
     }
 }
 
-/// A session script: lines for the real engine, with `stop` after every
+/// A session script: lines for the real engine in UCCI, UCI or CECP (a
+/// third each; see `cecp_script`). In UCCI/UCI, `stop` follows every
 /// infinite or ponder search so nothing runs unbounded. In UCCI batch mode
 /// the engine reads nothing while it thinks (UCCI.md), so no `stop` could
 /// end such a search: while batch mode may be on, `go` lines lose their
 /// `infinite` and `ponder` words.
 pub fn session_script(r: &mut Rng, lines: usize) -> Vec<String> {
-    let mut out = vec![r.pick(&["ucci", "uci"]).to_string()];
+    let first = *r.pick(&["ucci", "uci", "xboard"]);
+    if first == "xboard" {
+        return cecp_script(r, lines);
+    }
+    let mut out = vec![first.to_string()];
     let mut batch = false;
     while out.len() < lines {
         let mut line = protocol_line(r, true);
@@ -543,6 +548,148 @@ pub fn session_script(r: &mut Rng, lines: usize) -> Vec<String> {
         out.push(line);
         if unbounded {
             out.push("stop".into());
+        }
+    }
+    out
+}
+
+// ---- CECP sessions --------------------------------------------------------
+
+/// Moves often legal in the first plies, so that some games get going.
+const OPENING_MOVES: &[&str] = &[
+    "h2e2", "h9g7", "b0c2", "b9c7", "h0g2", "b2e2", "c3c4", "g6g5", "i9h9", "a0a1",
+];
+
+/// Option names as CECP spells them, and some it does not know. Not
+/// `Hash`: a table the machine cannot give would test the machine, not the
+/// protocol (`memory` gets small sizes only).
+const CECP_OPTIONS: &[&str] = &[
+    "Move Overhead",
+    "Clear Hash",
+    "Use NNUE",
+    "EvalFile",
+    "OwnBook",
+    "BookFile",
+    "Book Randomness",
+    "Style",
+    "Resign Score",
+    "Resign Moves",
+    "Draw Offer Moves",
+    "nosuchoption",
+    "",
+];
+
+/// One CECP line, valid or damaged. Lines that bound a search (`sd`, `st`,
+/// `level`, `time`) are never damaged and keep searches short: depth 1-2
+/// (the script repeats `sd` after every `new`, which clears it), a few
+/// hundredths of a second a move, clocks of at most a minute.
+pub fn cecp_line(r: &mut Rng) -> String {
+    let bounded = match r.below(8) {
+        0 => Some(format!(
+            "level {} {} {}",
+            r.pick(&["0", "40", "1", "x"]),
+            r.pick(&["0:01", "0:05", "1", "0", "0:0", "1:x"]),
+            r.pick(&["0", "0.1", "1", "-1", ""])
+        )),
+        1 => Some(format!("st {}", r.pick(&["0.02", "0.05", "0", "-1", "x"]))),
+        2 => Some(format!("sd {}", r.pick(&["1", "2", "0", "x", "1 2", ""]))),
+        3 => Some(format!("{} {}", r.pick(&["time", "otim"]), r.below(6000))),
+        _ => None,
+    };
+    if let Some(line) = bounded {
+        return line;
+    }
+    let mv = |r: &mut Rng| {
+        if r.chance(60) {
+            r.pick(OPENING_MOVES).to_string()
+        } else {
+            random_move_text(r)
+        }
+    };
+    let line = match r.below(16) {
+        0..=3 => format!("usermove {}", mv(r)),
+        4 => mv(r),
+        5 => r
+            .pick(&[
+                "new",
+                "force",
+                "go",
+                "playother",
+                "?",
+                "undo",
+                "remove",
+                "result 1-0 {x}",
+                "result *",
+            ])
+            .to_string(),
+        6 => r
+            .pick(&[
+                "post", "nopost", "hard", "easy", "hint", ".", "draw", "computer",
+            ])
+            .to_string(),
+        7 => r.pick(&["analyze", "exit", "analyze", "."]).to_string(),
+        8 => format!("setboard {}", fen_text(r)),
+        9 => format!(
+            "{} {}",
+            r.pick(&["memory", "cores"]),
+            r.pick(&["1", "2", "16", "0", "-5", "x", ""])
+        ),
+        10 => {
+            let name = *r.pick(CECP_OPTIONS);
+            match r.below(3) {
+                0 => format!("option {name}"),
+                1 => format!("option {name}={}", r.pick(OPTION_VALUES)),
+                _ => format!("option {name}={}", number(r)),
+            }
+        }
+        11 => r
+            .pick(&["variant xiangqi", "variant shogi", "variant", "protover 2"])
+            .to_string(),
+        12 => format!("ping {}", r.below(1000)),
+        13 => r
+            .pick(&[
+                "random",
+                "name someone",
+                "rating 2000 1500",
+                "ics -",
+                "accepted ping",
+            ])
+            .to_string(),
+        14 => r
+            .pick(&[
+                "rejected usermove",
+                "edit",
+                "white",
+                "bk",
+                "nps 1000",
+                "xyzzy",
+                "",
+            ])
+            .to_string(),
+        _ => "\t \t".to_string(),
+    };
+    if r.chance(75) {
+        line
+    } else {
+        mutate(r, &line)
+    }
+}
+
+/// A CECP session script as XBoard starts one; `sd` after every `new`.
+pub fn cecp_script(r: &mut Rng, lines: usize) -> Vec<String> {
+    let mut out: Vec<String> = ["xboard", "protover 2", "new", "sd 2"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    while out.len() < lines {
+        let line = cecp_line(r);
+        if line.split_whitespace().next() == Some("quit") {
+            continue;
+        }
+        let new_game = line.trim() == "new";
+        out.push(line);
+        if new_game {
+            out.push(format!("sd {}", 1 + r.below(2)));
         }
     }
     out
@@ -818,9 +965,13 @@ pub struct SessionNotes {
     pub needed_stop: Vec<String>,
 }
 
+/// `ping` numbers of the harness: far from the scripts' own.
+const SYNC_PING: usize = 1_000_000;
+
 /// Plays `script` to the engine binary at `bin`, one line at a time, each
-/// followed by `isready`: every `readyok` must come within `patience`, or at
-/// the latest within `patience` after a `stop` (see `SessionNotes`); an
+/// followed by `isready` (CECP scripts, which start with `xboard`: `ping
+/// N`): every `readyok` (`pong N`) must come within `patience`, or at the
+/// latest within `patience` after a `stop` (`?`) (see `SessionNotes`); an
 /// engine that answers neither is hung. After `quit` the process must exit
 /// cleanly (a panic fails). Returns the number of lines sent.
 pub fn run_session(
@@ -852,8 +1003,15 @@ pub fn run_session(
         let from = i.saturating_sub(4);
         format!("lines {from}..: {:?}", &script[from..=i])
     };
+    let cecp = script.first().is_some_and(|l| l == "xboard");
     for (i, line) in script.iter().enumerate() {
-        if writeln!(stdin, "{line}\nisready")
+        let (sync, answer, stop) = if cecp {
+            let n = SYNC_PING + i;
+            (format!("ping {n}"), format!("pong {n}"), "?")
+        } else {
+            ("isready".to_string(), "readyok".to_string(), "stop")
+        };
+        if writeln!(stdin, "{line}\n{sync}")
             .and_then(|_| stdin.flush())
             .is_err()
         {
@@ -864,17 +1022,17 @@ pub fn run_session(
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match rx.recv_timeout(left) {
-                Ok(l) if l == "readyok" => break,
+                Ok(l) if l == answer => break,
                 Ok(_) => {}
                 Err(_) if !stopped => {
                     stopped = true;
                     notes.needed_stop.push(context(i));
-                    let _ = writeln!(stdin, "stop").and_then(|_| stdin.flush());
+                    let _ = writeln!(stdin, "{stop}").and_then(|_| stdin.flush());
                     deadline = Instant::now() + patience;
                 }
                 Err(_) => {
                     let why = format!(
-                        "line {i} {line:?}: no readyok within {patience:?}, nor after stop ({})",
+                        "line {i} {line:?}: no {answer} within {patience:?}, nor after {stop} ({})",
                         context(i)
                     );
                     return fail(&mut child, why);

@@ -189,8 +189,14 @@ impl Position {
             }
         }
         // Fields 3 and 4 are chess leftovers ("- -") that xiangqi never uses.
-        let _ = fields.next();
-        let _ = fields.next();
+        // XBoard leaves them out (`... b 0 1`), so they are skipped only
+        // while they are not the move counters that follow them.
+        let mut fields = fields.peekable();
+        for _ in 0..2 {
+            if fields.next_if(|f| f.parse::<u32>().is_err()).is_none() {
+                break;
+            }
+        }
         if let Some(hm) = fields.next() {
             pos.halfmove = hm
                 .parse()

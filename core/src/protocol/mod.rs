@@ -1,14 +1,16 @@
-//! The UCCI and UCI protocol loop on stdin/stdout.
+//! The protocol loops on stdin/stdout: UCCI, UCI and CECP (XBoard).
 //!
 //! Three threads: a reader turns raw input bytes into lines, the search
 //! thread (`worker`) owns the engine and runs one job at a time, and the main
-//! thread (`session`) carries out commands in order. While a search runs, the
-//! commands that only make sense then (`stop`, `ponderhit`, `isready`,
-//! `probe`, `quit`) are answered at once and the rest wait for it to end; in
-//! UCCI batch mode everything waits. The first `ucci` or `uci` picks the
-//! protocol (UCCI until one is seen).
+//! thread carries out commands in order. The first command picks the
+//! session: `xboard` starts CECP (`cecp`, with a state machine of its own),
+//! anything else the UCCI/UCI session (`session`), in which the first `ucci`
+//! or `uci` picks the protocol (UCCI until one is seen). There, while a
+//! search runs, the commands that only make sense then (`stop`, `ponderhit`,
+//! `isready`, `probe`, `quit`) are answered at once and the rest wait for it
+//! to end; in UCCI batch mode everything waits.
 //!
-//! Choices where the protocols leave room:
+//! Choices where UCCI and UCI leave room (CECP's are in `cecp`):
 //! - no legal move (or every one banned): `nobestmove` in UCCI, `bestmove
 //!   (none)` in UCI, after an `info depth 0` line with the lost score;
 //! - `stop` while idle: `nobestmove` in UCCI, nothing in UCI;
@@ -26,6 +28,7 @@
 //! - a book that cannot be read (missing, truncated, not a book) is
 //!   reported with `info string error:` when set and left out.
 
+mod cecp;
 pub mod command;
 mod drawresign;
 pub mod options;
@@ -38,7 +41,8 @@ mod worker;
 use std::sync::mpsc::channel;
 use std::thread;
 
-/// Which protocol the GUI speaks.
+/// Which protocol of the UCCI family the GUI speaks (CECP has a session
+/// of its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Ucci,
@@ -50,18 +54,36 @@ pub enum Mode {
 pub fn run_stdio() -> ! {
     let out = output::Out::new(Box::new(std::io::stdout()));
     let (events, inbox) = channel();
-    let from_reader = events.clone();
-    thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut input = stdin.lock();
-        loop {
-            let line = reader::next_line(&mut input);
-            let end = line == reader::Input::Eof;
-            if from_reader.send(worker::Event::Input(line)).is_err() || end {
-                return;
-            }
+    // The first command picks the protocol, so it is read here, before the
+    // reader thread takes over (stdin's buffer is shared, nothing is lost),
+    // and handed on as the first input.
+    let first = loop {
+        match reader::next_line(&mut std::io::stdin().lock()) {
+            reader::Input::Line(l) if l.trim().is_empty() => {}
+            other => break other,
         }
-    });
+    };
+    let cecp = matches!(&first, reader::Input::Line(l) if l.trim() == "xboard");
+    let ended = first == reader::Input::Eof;
+    let _ = events.send(worker::Event::Input(first));
+    if !ended {
+        let from_reader = events.clone();
+        thread::spawn(move || {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            loop {
+                let line = reader::next_line(&mut input);
+                let end = line == reader::Input::Eof;
+                if from_reader.send(worker::Event::Input(line)).is_err() || end {
+                    return;
+                }
+            }
+        });
+    }
     let (jobs, handle) = worker::spawn(out.clone(), events);
-    session::Session::new(out, jobs, handle).run(inbox)
+    if cecp {
+        cecp::run(out, jobs, inbox)
+    } else {
+        session::Session::new(out, jobs, handle).run(inbox)
+    }
 }

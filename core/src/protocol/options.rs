@@ -49,6 +49,9 @@ struct Spec {
     ucci: Option<&'static str>,
     /// Name in UCI (None: not listed in UCI mode).
     uci: Option<&'static str>,
+    /// Name in CECP (None: not listed there; hash, threads and pondering
+    /// have commands of their own: `memory`, `cores`, `hard`/`easy`).
+    cecp: Option<&'static str>,
     kind: Kind,
 }
 
@@ -66,20 +69,23 @@ const SPECS: &[Spec] = &[
         Id::UseMillisec,
         Some("usemillisec"),
         None,
+        None,
         Kind::Check(false),
     ),
-    spec(Id::Batch, Some("batch"), None, Kind::Check(false)),
-    spec(Id::Debug, Some("debug"), None, Kind::Check(false)),
+    spec(Id::Batch, Some("batch"), None, None, Kind::Check(false)),
+    spec(Id::Debug, Some("debug"), None, None, Kind::Check(false)),
     spec(
         Id::Ponder,
         Some("ponder"),
         Some("Ponder"),
+        None,
         Kind::Check(false),
     ),
     spec(
         Id::Hash,
         Some("hashsize"),
         Some("Hash"),
+        None,
         Kind::Spin {
             min: 0,
             max: MAX_HASH_MB,
@@ -90,6 +96,7 @@ const SPECS: &[Spec] = &[
         Id::Threads,
         Some("threads"),
         Some("Threads"),
+        None,
         Kind::Spin {
             min: 0,
             max: MAX_THREADS,
@@ -100,17 +107,20 @@ const SPECS: &[Spec] = &[
         Id::NewGame,
         Some("newgame"),
         Some("Clear Hash"),
+        Some("Clear Hash"),
         Kind::Button,
     ),
     spec(
         Id::UseBook,
         Some("usebook"),
         Some("OwnBook"),
+        Some("OwnBook"),
         Kind::Check(false),
     ),
     spec(
         Id::BookFiles,
         Some("bookfiles"),
+        Some("BookFile"),
         Some("BookFile"),
         Kind::Str(""),
     ),
@@ -120,11 +130,13 @@ const SPECS: &[Spec] = &[
         Id::BookRandomness,
         Some("bookrandomness"),
         Some("Book Randomness"),
+        Some("Book Randomness"),
         Kind::Combo("medium", LEVELS),
     ),
     spec(
         Id::Randomness,
         Some("randomness"),
+        Some("Randomness"),
         Some("Randomness"),
         Kind::Combo("none", LEVELS),
     ),
@@ -132,11 +144,13 @@ const SPECS: &[Spec] = &[
         Id::Pruning,
         Some("pruning"),
         Some("Pruning"),
+        Some("Pruning"),
         Kind::Combo("large", LEVELS),
     ),
     spec(
         Id::Knowledge,
         Some("knowledge"),
+        Some("Knowledge"),
         Some("Knowledge"),
         Kind::Combo("large", LEVELS),
     ),
@@ -144,12 +158,20 @@ const SPECS: &[Spec] = &[
         Id::Style,
         Some("style"),
         Some("Style"),
+        Some("Style"),
         Kind::Combo("normal", STYLES),
     ),
-    spec(Id::Promotion, Some("promotion"), None, Kind::Check(false)),
+    spec(
+        Id::Promotion,
+        Some("promotion"),
+        None,
+        None,
+        Kind::Check(false),
+    ),
     spec(
         Id::MoveOverhead,
         Some("moveoverhead"),
+        Some("Move Overhead"),
         Some("Move Overhead"),
         Kind::Spin {
             min: 0,
@@ -157,11 +179,18 @@ const SPECS: &[Spec] = &[
             default: DEFAULT_OVERHEAD_MS,
         },
     ),
-    spec(Id::Idle, Some("idle"), None, Kind::Combo("none", LEVELS)),
+    spec(
+        Id::Idle,
+        Some("idle"),
+        None,
+        None,
+        Kind::Combo("none", LEVELS),
+    ),
     spec(
         Id::ResignScore,
         Some("resignscore"),
         None,
+        Some("Resign Score"),
         Kind::Spin {
             min: 0,
             max: 30000,
@@ -172,6 +201,7 @@ const SPECS: &[Spec] = &[
         Id::ResignMoves,
         Some("resignmoves"),
         None,
+        Some("Resign Moves"),
         Kind::Spin {
             min: 0,
             max: 100,
@@ -182,6 +212,7 @@ const SPECS: &[Spec] = &[
         Id::DrawOfferMoves,
         Some("drawoffermoves"),
         None,
+        Some("Draw Offer Moves"),
         Kind::Spin {
             min: 0,
             max: 100,
@@ -192,11 +223,13 @@ const SPECS: &[Spec] = &[
         Id::EvalFile,
         Some("evalfile"),
         Some("EvalFile"),
+        Some("EvalFile"),
         Kind::Str(EMBEDDED_NET),
     ),
     spec(
         Id::UseNnue,
         Some("usennue"),
+        Some("Use NNUE"),
         Some("Use NNUE"),
         Kind::Check(true),
     ),
@@ -215,11 +248,18 @@ const SPECS: &[Spec] = &[
 /// The `evalfile` value that names the network built into the binary.
 pub use crate::engine::EMBEDDED_NET;
 
-const fn spec(id: Id, ucci: Option<&'static str>, uci: Option<&'static str>, kind: Kind) -> Spec {
+const fn spec(
+    id: Id,
+    ucci: Option<&'static str>,
+    uci: Option<&'static str>,
+    cecp: Option<&'static str>,
+    kind: Kind,
+) -> Spec {
     Spec {
         id,
         ucci,
         uci,
+        cecp,
         kind,
     }
 }
@@ -236,7 +276,10 @@ fn normalise(name: &str) -> String {
 fn find(name: &str) -> Option<&'static Spec> {
     let want = normalise(name);
     SPECS.iter().find(|s| {
-        s.ucci.is_some_and(|n| normalise(n) == want) || s.uci.is_some_and(|n| normalise(n) == want)
+        [s.ucci, s.uci, s.cecp]
+            .iter()
+            .flatten()
+            .any(|n| normalise(n) == want)
     })
 }
 
@@ -279,6 +322,41 @@ pub fn announce(mode: Mode) -> Vec<String> {
                 }
                 Kind::Button => format!("{lead} button"),
             })
+        })
+        .collect()
+}
+
+/// The `feature option="..."` lines of CECP, which fill XBoard's engine
+/// settings dialog: checks as 0/1, spins as `value min max`, combos with
+/// the value starred, file names with a browse button.
+pub fn announce_cecp() -> Vec<String> {
+    SPECS
+        .iter()
+        .filter_map(|s| {
+            let name = s.cecp?;
+            let kind = match s.kind {
+                Kind::Check(d) => format!("-check {}", u8::from(d)),
+                Kind::Spin { min, max, default } => format!("-spin {default} {min} {max}"),
+                Kind::Combo(d, vars) => {
+                    let vars: Vec<String> = vars
+                        .iter()
+                        .map(|v| {
+                            if *v == d {
+                                format!("*{v}")
+                            } else {
+                                v.to_string()
+                            }
+                        })
+                        .collect();
+                    format!("-combo {}", vars.join(" /// "))
+                }
+                Kind::Str(d) if matches!(s.id, Id::EvalFile | Id::BookFiles) => {
+                    format!("-file {d}")
+                }
+                Kind::Str(d) => format!("-string {d}"),
+                Kind::Button => "-button".to_string(),
+            };
+            Some(format!("feature option=\"{name} {kind}\""))
         })
         .collect()
 }
@@ -526,6 +604,28 @@ impl Options {
     }
 }
 
+impl Options {
+    /// The book files to read: those `bookfiles` lists while `usebook` is
+    /// on; none (the book off) otherwise.
+    pub fn book_files(&self) -> Vec<String> {
+        if !self.usebook {
+            return Vec::new();
+        }
+        self.bookfiles
+            .split(';')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    /// Why the book stays empty although it is on, if it does.
+    pub fn book_note(&self) -> Option<&'static str> {
+        (self.usebook && self.book_files().is_empty())
+            .then_some("usebook is on but no bookfiles are set: no book yet")
+    }
+}
+
 /// UCCI's "0 = engine's choice" for threads: every core.
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -607,6 +707,24 @@ mod tests {
             search::MAX_THREADS
         );
         assert!(uci.contains(&threads), "{uci:?}");
+        let cecp = announce_cecp();
+        for line in [
+            "feature option=\"Clear Hash -button\"",
+            "feature option=\"Move Overhead -spin 30 0 5000\"",
+            "feature option=\"Use NNUE -check 1\"",
+            "feature option=\"EvalFile -file <embedded>\"",
+            "feature option=\"Style -combo solid /// *normal /// risky\"",
+        ] {
+            assert!(cecp.iter().any(|l| l == line), "{line} in {cecp:?}");
+        }
+        // Hash, threads and pondering have CECP commands of their own.
+        assert!(!cecp
+            .iter()
+            .any(|l| l.contains("Hash -spin") || l.contains("Ponder")));
+        assert_eq!(
+            check("Resign Score", Some("900")).map(|x| x.0),
+            Ok(Id::ResignScore)
+        );
         match check("threads", Some("1024")) {
             Ok((Id::Threads, Value::Int(n, Some(_)))) => {
                 assert_eq!(n as usize, search::MAX_THREADS)

@@ -1,8 +1,9 @@
 //! Everything the engine writes: one shared, line-at-a-time writer (the main
 //! thread and the search thread both print) and the text forms of `info`
-//! lines and scores in each protocol.
+//! lines, CECP thinking lines and scores in each protocol.
 
 use super::Mode;
+use crate::board::Move;
 use crate::search::{Score, SearchInfo};
 use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -11,23 +12,81 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// common UCCI engines print them.
 pub const UCCI_MATE: i32 = 30000;
 
+/// CECP mate scores: 100000 + N for mate in N moves (the protocol's own
+/// convention, section 10 of the specification).
+pub const CECP_MATE: i32 = 100_000;
+
 /// The shared output. Every line is written whole and flushed at once, so the
 /// GUI never sees half a line or a line held in a buffer.
 #[derive(Clone)]
 pub struct Out {
-    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    sink: Arc<Mutex<Sink>>,
+}
+
+struct Sink {
+    writer: Box<dyn Write + Send>,
+    notes: Notes,
+}
+
+/// How free-text notes and errors reach the GUI. They come from both
+/// threads (a book that cannot be read, a table cut down), so the writer
+/// words them for the protocol in use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notes {
+    /// UCCI and UCI: `info string ...`.
+    InfoString,
+    /// CECP: `# ...` comment lines, which XBoard only logs (`feature debug=1`).
+    Comment,
+    /// CECP with the debug feature rejected: the GUI would take a comment for
+    /// a command, so notes are dropped.
+    Dropped,
 }
 
 impl Out {
-    pub fn new(sink: Box<dyn Write + Send>) -> Out {
+    pub fn new(writer: Box<dyn Write + Send>) -> Out {
         Out {
-            sink: Arc::new(Mutex::new(sink)),
+            sink: Arc::new(Mutex::new(Sink {
+                writer,
+                notes: Notes::InfoString,
+            })),
         }
     }
 
     pub fn line(&self, text: &str) {
         let mut sink = self.lock();
-        write_line(&mut **sink, text);
+        write_line(&mut *sink.writer, text);
+    }
+
+    /// Writes `text` only if `live()` still holds once the writer is held.
+    /// A line checked so cannot come after one the other thread writes
+    /// once `live()` has turned false (a search stopped, then a reply).
+    pub fn line_while(&self, text: &str, live: impl Fn() -> bool) {
+        let mut sink = self.lock();
+        if live() {
+            write_line(&mut *sink.writer, text);
+        }
+    }
+
+    /// Sets how notes are worded from now on (the protocol was chosen).
+    pub fn set_notes(&self, notes: Notes) {
+        self.lock().notes = notes;
+    }
+
+    /// Free text for the GUI to show or log.
+    pub fn note(&self, text: &str) {
+        let mut sink = self.lock();
+        let line = match sink.notes {
+            Notes::InfoString => info_string(text),
+            Notes::Comment => format!("# {text}"),
+            Notes::Dropped => return,
+        };
+        write_line(&mut *sink.writer, &line);
+    }
+
+    /// Something went wrong that the GUI did not cause by one command (a
+    /// file that cannot be read, a command refused in UCCI/UCI).
+    pub fn error(&self, text: &str) {
+        self.note(&format!("error: {text}"));
     }
 
     /// Writes a last line and ends the process while still holding the
@@ -35,12 +94,12 @@ impl Out {
     pub fn last_line_and_exit(&self, text: Option<&str>) -> ! {
         let mut sink = self.lock();
         if let Some(text) = text {
-            write_line(&mut **sink, text);
+            write_line(&mut *sink.writer, text);
         }
         std::process::exit(0)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Box<dyn Write + Send>> {
+    fn lock(&self) -> MutexGuard<'_, Sink> {
         // A poisoned lock only means another thread panicked mid-write; the
         // writer itself is still usable.
         self.sink.lock().unwrap_or_else(|e| e.into_inner())
@@ -117,15 +176,50 @@ pub fn info_line(mode: Mode, info: &SearchInfo) -> Option<String> {
 /// `currmove` lines only help on long searches.
 const CURRMOVE_AFTER_MS: u64 = 1000;
 
-/// An `info string` line: free text the GUI shows as it is.
-pub fn info_string(text: &str) -> String {
-    format!("info string {text}")
+/// A score as one CECP number, from the engine's point of view:
+/// centipawns, or 100000 + N for mate in N moves and -100000 - N for mated
+/// in N.
+pub fn cecp_score(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp.clamp(-(CECP_MATE - 1000), CECP_MATE - 1000),
+        Score::Mate(n) => {
+            let n = n.clamp(-5000, 5000);
+            if n > 0 {
+                CECP_MATE + n
+            } else {
+                -CECP_MATE + n
+            }
+        }
+    }
 }
 
-/// An error report. UCCI GUIs read `info string error: ...`; UCI GUIs show
-/// any `info string`, so the same form serves both.
-pub fn error_line(text: &str) -> String {
-    format!("info string error: {text}")
+/// One CECP thinking line, `ply score time nodes seldepth nps tbhits<TAB>pv`
+/// with the time in centiseconds (the tab tells XBoard where the optional
+/// numbers end and the PV starts). `lead`, the guessed reply a ponder
+/// search assumes, goes in front of the PV, so that the line reads from the
+/// position the GUI shows. None for a report without a score (none is made
+/// in CECP for the current move).
+pub fn thinking_line(info: &SearchInfo, lead: Option<Move>) -> Option<String> {
+    if info.currmove.is_some() {
+        return None;
+    }
+    let score = cecp_score(info.score?);
+    let mut s = format!(
+        "{} {score} {} {} {} {} 0\t",
+        info.depth,
+        info.time_ms / 10,
+        info.nodes,
+        info.seldepth,
+        info.nps
+    );
+    let moves: Vec<String> = lead.iter().chain(&info.pv).map(|m| m.to_string()).collect();
+    s.push_str(&moves.join(" "));
+    Some(s)
+}
+
+/// An `info string` line: free text the GUI shows as it is.
+fn info_string(text: &str) -> String {
+    format!("info string {text}")
 }
 
 #[cfg(test)]
@@ -146,5 +240,32 @@ mod tests {
         assert_eq!(score_text(Mode::Uci, Score::Mate(-3)), "score mate -3");
         assert_eq!(score_text(Mode::Uci, Score::Cp(12)), "score cp 12");
         assert_eq!(score_text(Mode::Ucci, Score::Cp(12)), "score 12");
+    }
+
+    #[test]
+    fn cecp_scores_and_thinking_lines() {
+        assert_eq!(cecp_score(Score::Mate(3)), 100_003);
+        assert_eq!(cecp_score(Score::Mate(-2)), -100_002);
+        assert_eq!(cecp_score(Score::Mate(0)), -100_000);
+        assert_eq!(cecp_score(Score::Cp(-35)), -35);
+        let info = SearchInfo {
+            depth: 9,
+            seldepth: 14,
+            score: Some(Score::Cp(156)),
+            nodes: 48000,
+            time_ms: 10_849,
+            nps: 4424,
+            pv: vec!["h2e2".parse().unwrap(), "h9g7".parse().unwrap()],
+            ..SearchInfo::default()
+        };
+        assert_eq!(
+            thinking_line(&info, None).as_deref(),
+            Some("9 156 1084 48000 14 4424 0\th2e2 h9g7")
+        );
+        let lead = "b0c2".parse().ok();
+        assert_eq!(
+            thinking_line(&info, lead).as_deref(),
+            Some("9 156 1084 48000 14 4424 0\tb0c2 h2e2 h9g7")
+        );
     }
 }

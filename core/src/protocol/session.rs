@@ -3,10 +3,10 @@
 use super::command::{self, Command, CommandError, GoParams, PositionSpec};
 use super::drawresign::{accept_draw, ScoreTrack};
 use super::options::{self, Id, Options, Value};
-use super::output::{error_line, info_string, score_text, Out};
+use super::output::{score_text, Out};
 use super::reader::Input;
 use super::timecontrol::{self, Context};
-use super::worker::{current_hash, Done, Event, Job, SharedHandle};
+use super::worker::{current_hash, Done, Event, Job, SharedHandle, Show};
 use super::Mode;
 use crate::board::{Move, Position};
 use crate::book::Variety;
@@ -163,7 +163,7 @@ impl Session {
                 Event::Input(Input::Eof) => self.on_eof(),
                 Event::SearchDone(done) => self.on_search_done(done),
                 Event::PerftDone => self.busy = None,
-                Event::Synced => {}
+                Event::Progress(_) | Event::Synced => {}
             }
         }
     }
@@ -200,11 +200,11 @@ impl Session {
     }
 
     fn error(&self, what: &str) {
-        self.say(&error_line(what));
+        self.out.error(what);
     }
 
     fn note(&self, what: &str) {
-        self.say(&info_string(what));
+        self.out.note(what);
     }
 
     fn on_line(&mut self, line: String) {
@@ -267,7 +267,7 @@ impl Session {
             // While thinking the search thread is busy, but the protocol is
             // ready; while idle it answers once earlier setup jobs are done.
             Command::IsReady if self.busy.is_some() => self.say("readyok"),
-            Command::IsReady => self.send(Job::Ready),
+            Command::IsReady => self.send(Job::Reply("readyok".into())),
             Command::Debug(on) => self.opts.debug = on,
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position(spec) => match build_position(&spec) {
@@ -345,17 +345,17 @@ impl Session {
             self.error(note);
         }
         self.opts.store(id, &value);
+        if let Some(job) = Job::for_option(id, &value, &self.opts) {
+            self.send(job);
+        }
         let on = value == Value::Bool(true);
         match id {
-            Id::EvalFile => self.send(Job::LoadNetwork(match value {
-                Value::Text(t) => t,
-                _ => String::new(),
-            })),
-            Id::UseNnue => self.send(Job::UseNnue(self.opts.use_nnue)),
-            Id::Hash => self.send(Job::SetHash(self.opts.hash_mb)),
-            Id::Threads => self.send(Job::SetThreads(self.opts.threads)),
             Id::NewGame => self.new_game(),
-            Id::UseBook | Id::BookFiles => self.load_books(),
+            Id::UseBook | Id::BookFiles => {
+                if let Some(note) = self.opts.book_note() {
+                    self.note(note);
+                }
+            }
             Id::Promotion if on => {
                 self.note("the promotion variant is not supported: playing standard xiangqi")
             }
@@ -368,27 +368,6 @@ impl Session {
             }
             _ => {}
         }
-    }
-
-    /// (Re)reads the book files when the book is on, or drops them when it
-    /// is off. A book that cannot be read is reported and left out; the
-    /// engine plays on without it.
-    fn load_books(&mut self) {
-        let files: Vec<String> = if self.opts.usebook {
-            self.opts
-                .bookfiles
-                .split(';')
-                .map(str::trim)
-                .filter(|f| !f.is_empty())
-                .map(String::from)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        if self.opts.usebook && files.is_empty() {
-            self.note("usebook is on but no bookfiles are set: no book yet");
-        }
-        self.send(Job::LoadBooks(files));
     }
 
     fn new_game(&mut self) {
@@ -472,8 +451,10 @@ impl Session {
         self.send(Job::Search {
             pos: self.pos.clone(),
             limits,
-            mode: self.mode,
-            chinese_pv: self.opts.debug,
+            show: Show::Info {
+                mode: self.mode,
+                chinese_pv: self.opts.debug,
+            },
             stop,
             book,
         });
@@ -595,25 +576,19 @@ impl Session {
             .into_iter()
             .filter(|m| !self.banmoves.contains(m))
             .collect();
-        let best = match done.result.best {
-            Some(m) if allowed.contains(&m) => Some(m),
-            Some(m) => {
-                self.error(&format!(
-                    "the search chose {m}, which is not allowed here; replaced"
-                ));
-                allowed.first().copied()
-            }
-            // A search stopped before finishing its first iteration.
-            None => allowed.first().copied(),
-        };
-        let Some(best) = best else {
+        if let Some(m) = done.result.best.filter(|m| !allowed.contains(m)) {
+            self.error(&format!(
+                "the search chose {m}, which is not allowed here; replaced"
+            ));
+        }
+        let Some(best) = done.best_in(&allowed) else {
             return match self.mode {
                 Mode::Ucci => "nobestmove".to_string(),
                 Mode::Uci => "bestmove (none)".to_string(),
             };
         };
         let mut line = format!("bestmove {best}");
-        if let Some(p) = ponder_move(&t.root, best, done) {
+        if let Some(p) = done.ponder_move(&t.root, best) {
             line.push_str(&format!(" ponder {p}"));
         }
         if self.mode == Mode::Ucci {
@@ -657,18 +632,6 @@ fn build_position(spec: &PositionSpec) -> Result<Position, String> {
         pos.make_move(mv);
     }
     Ok(pos)
-}
-
-/// The reply we expect: the engine's, else the second move of the last PV
-/// when it starts with our move; only if legal after our move.
-fn ponder_move(root: &Position, best: Move, done: &Done) -> Option<Move> {
-    let guess = done.result.ponder.or_else(|| match done.pv.as_slice() {
-        [first, second, ..] if *first == best => Some(*second),
-        _ => None,
-    })?;
-    let mut after = root.clone();
-    after.make_move(best);
-    after.is_legal(guess).then_some(guess)
 }
 
 fn no_move_result() -> Done {

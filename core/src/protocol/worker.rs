@@ -2,7 +2,8 @@
 //! channel and reports back, so the main thread stays free to read `stop`,
 //! `ponderhit`, `isready` and `quit` while the engine thinks.
 
-use super::output::{error_line, info_line, info_string, Out};
+use super::options::{Id, Options, Value};
+use super::output::{info_line, thinking_line, Out};
 use super::reader::Input;
 use super::Mode;
 use crate::board::perft;
@@ -18,9 +19,8 @@ pub enum Job {
     Search {
         pos: Position,
         limits: Limits,
-        mode: Mode,
-        /// Also print each PV in Chinese notation (the `debug` option).
-        chinese_pv: bool,
+        /// What to print as the search goes.
+        show: Show,
         /// This search's own stop token, made when the `go` was accepted.
         stop: StopHandle,
         /// Answer from the opening book, with this variety, when it holds
@@ -42,19 +42,65 @@ pub enum Job {
     /// The book files to read; none turns the book off.
     LoadBooks(Vec<String>),
     NewGame,
-    /// Answer `readyok` once every job before this one is done (a hash
-    /// resize or a new game can take a moment).
-    Ready,
+    /// Print this line once every job before this one is done (a hash
+    /// resize or a new game can take a moment): `readyok`, `pong N`.
+    Reply(String),
     /// Report `Event::Synced` once every job before this one is done.
     Sync,
+}
+
+impl Job {
+    /// The job that makes the engine follow an option just stored in
+    /// `opts`, for the options the engine reads (the protocol alone reads
+    /// the rest). A new game is left to the session, which also resets
+    /// its own state then.
+    pub fn for_option(id: Id, value: &Value, opts: &Options) -> Option<Job> {
+        Some(match id {
+            Id::EvalFile => Job::LoadNetwork(match value {
+                Value::Text(t) => t.clone(),
+                _ => String::new(),
+            }),
+            Id::UseNnue => Job::UseNnue(opts.use_nnue),
+            Id::Hash => Job::SetHash(opts.hash_mb),
+            Id::Threads => Job::SetThreads(opts.threads),
+            Id::UseBook | Id::BookFiles => Job::LoadBooks(opts.book_files()),
+            _ => return None,
+        })
+    }
+}
+
+/// What a search prints as it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// UCCI or UCI `info` lines; with `chinese_pv` (the `debug` option)
+    /// each PV in Chinese notation as well.
+    Info { mode: Mode, chinese_pv: bool },
+    /// CECP thinking lines (`post`), with `lead`, the guessed reply a
+    /// ponder search assumes, in front of each PV.
+    Thinking { lead: Option<Move> },
+    /// Nothing (CECP `nopost`).
+    Nothing,
 }
 
 /// What the main loop waits on: input lines and finished work.
 pub enum Event {
     Input(Input),
+    /// A finished iteration of the running search (CECP answers `.` and
+    /// `hint` from it).
+    Progress(Progress),
     SearchDone(Done),
     PerftDone,
     Synced,
+}
+
+/// Where the running search stands after its last finished iteration.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub depth: u32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// The first two moves of the PV: the best move and the expected reply.
+    pub pv: Vec<Move>,
 }
 
 pub struct Done {
@@ -64,6 +110,31 @@ pub struct Done {
     pub pv: Vec<Move>,
     /// The move came from the book: no judgement of the position.
     pub from_book: bool,
+}
+
+impl Done {
+    /// The move to play among `allowed`: the search's, or the first allowed
+    /// one when the search stopped before finishing an iteration or chose a
+    /// move that is not allowed. None when nothing is allowed.
+    pub fn best_in(&self, allowed: &[Move]) -> Option<Move> {
+        match self.result.best {
+            Some(m) if allowed.contains(&m) => Some(m),
+            _ => allowed.first().copied(),
+        }
+    }
+
+    /// The reply we expect to `best`, played from `root`: the engine's,
+    /// else the second move of the last PV when it starts with `best`;
+    /// only if legal after `best`.
+    pub fn ponder_move(&self, root: &Position, best: Move) -> Option<Move> {
+        let guess = self.result.ponder.or_else(|| match self.pv.as_slice() {
+            [first, second, ..] if *first == best => Some(*second),
+            _ => None,
+        })?;
+        let mut after = root.clone();
+        after.make_move(best);
+        after.is_legal(guess).then_some(guess)
+    }
 }
 
 /// What the main thread may touch while the worker owns the engine: a read
@@ -88,8 +159,7 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                 Job::Search {
                     pos,
                     limits,
-                    mode,
-                    chinese_pv,
+                    show,
                     stop,
                     book,
                 } => {
@@ -97,7 +167,7 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                         book.and_then(|v| book_move(&mut engine, &pos, &limits, v, &out));
                     let done = match from_book {
                         Some(done) => done,
-                        None => search(&mut engine, &pos, &limits, &stop, mode, chinese_pv, &out),
+                        None => search(&mut engine, &pos, &limits, &stop, show, &out, &events),
                     };
                     if events.send(Event::SearchDone(done)).is_err() {
                         return;
@@ -111,7 +181,7 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                 } => {
                     let print = &mut |l: &str| out.line(l);
                     if perft::run_until(&pos, depth, true, threads, &stop.stop, print).is_none() {
-                        out.line(&info_string("perft stopped"));
+                        out.note("perft stopped");
                     }
                     if events.send(Event::PerftDone).is_err() {
                         return;
@@ -120,16 +190,14 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                 Job::SetHash(mb) => {
                     let report = engine.set_hash_mb(mb);
                     if let Some(note) = report.note() {
-                        out.line(&info_string(&note));
+                        out.note(&note);
                     }
                     *slot.lock().unwrap_or_else(|e| e.into_inner()) = engine.hash_view();
                 }
                 Job::SetThreads(n) => {
                     let got = engine.set_threads(n);
                     if got < n {
-                        out.line(&info_string(&format!(
-                            "threads {n}: only {got} could be started"
-                        )));
+                        out.note(&format!("threads {n}: only {got} could be started"));
                     }
                 }
                 Job::NewGame => {
@@ -138,31 +206,31 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                 }
                 Job::LoadNetwork(source) => match engine.load_network(&source) {
                     Ok(NetworkLoaded::Embedded) => {}
-                    Ok(NetworkLoaded::NoEmbedded) => out.line(&info_string(
+                    Ok(NetworkLoaded::NoEmbedded) => out.note(
                         "this build has no built-in network: the hand-crafted evaluation plays",
-                    )),
+                    ),
                     Ok(NetworkLoaded::File(path)) => {
-                        out.line(&info_string(&format!("network loaded from {path}")))
+                        out.note(&format!("network loaded from {path}"))
                     }
-                    Err(e) => out.line(&error_line(&format!(
+                    Err(e) => out.error(&format!(
                         "evalfile {}: {e}; keeping the current evaluation",
                         source.trim()
-                    ))),
+                    )),
                 },
                 Job::UseNnue(on) => engine.set_use_nnue(on),
                 Job::LoadBooks(files) => {
                     let files: Vec<&str> = files.iter().map(String::as_str).collect();
                     for answer in engine.load_books(&files) {
-                        out.line(&match answer {
-                            Ok(b) => info_string(&format!(
+                        match answer {
+                            Ok(b) => out.note(&format!(
                                 "book {}: {} records ({:?} format)",
                                 b.path, b.records, b.format
                             )),
-                            Err(e) => error_line(&format!("{e}; playing on without it")),
-                        });
+                            Err(e) => out.error(&format!("{e}; playing on without it")),
+                        }
                     }
                 }
-                Job::Ready => out.line("readyok"),
+                Job::Reply(line) => out.line(&line),
                 Job::Sync => {
                     if events.send(Event::Synced).is_err() {
                         return;
@@ -179,25 +247,52 @@ fn search(
     pos: &Position,
     limits: &Limits,
     stop: &StopHandle,
-    mode: Mode,
-    chinese_pv: bool,
+    show: Show,
     out: &Out,
+    events: &Sender<Event>,
 ) -> Done {
     let mut pv = Vec::new();
     let result = engine.go(pos, limits, stop, &mut |info| {
-        if info.currmove.is_none() && !info.pv.is_empty() {
-            pv.clone_from(&info.pv);
-        }
-        if let Some(line) = info_line(mode, info) {
-            out.line(&line);
-            if chinese_pv && info.currmove.is_none() {
-                // The PV comes from the engine, so it replays; if it ever did
-                // not, the ICCS line above is still there.
-                if let Ok(words) = notation::chinese_line(pos, &info.pv) {
-                    out.line(&info_string(&format!("pv {}", words.join(" "))));
+        if info.currmove.is_some() {
+            if let Show::Info { mode, .. } = show {
+                if let Some(line) = info_line(mode, info) {
+                    out.line(&line);
                 }
             }
+            return;
         }
+        if !info.pv.is_empty() {
+            pv.clone_from(&info.pv);
+        }
+        match show {
+            Show::Info { mode, chinese_pv } => {
+                if let Some(line) = info_line(mode, info) {
+                    out.line(&line);
+                }
+                if chinese_pv {
+                    // The PV comes from the engine, so it replays; if it ever
+                    // did not, the ICCS line above is still there.
+                    if let Ok(words) = notation::chinese_line(pos, &info.pv) {
+                        out.note(&format!("pv {}", words.join(" ")));
+                    }
+                }
+            }
+            Show::Thinking { lead } => {
+                // A stopped CECP search was left behind by a move or a new
+                // position: its lines would be read as thinking about that.
+                if let Some(line) = thinking_line(info, lead) {
+                    out.line_while(&line, || !stop.is_stopped());
+                }
+            }
+            Show::Nothing => {}
+        }
+        // Nobody listening only means the session is ending.
+        let _ = events.send(Event::Progress(Progress {
+            depth: info.depth,
+            nodes: info.nodes,
+            time_ms: info.time_ms,
+            pv: info.pv.iter().take(2).copied().collect(),
+        }));
     });
     Done {
         result,
@@ -216,10 +311,10 @@ fn book_move(
 ) -> Option<Done> {
     let pick = engine.book_move(pos, limits, variety)?;
     let cn = notation::chinese(pos, pick.mv).unwrap_or_default();
-    out.line(&info_string(&format!(
+    out.note(&format!(
         "book move {} {cn} weight {} from {}",
         pick.mv, pick.weight, pick.path
-    )));
+    ));
     Some(Done {
         result: SearchResult {
             best: Some(pick.mv),
