@@ -999,3 +999,126 @@ fn multipv_reports_that_many_lines_in_both_protocols() {
         assert!(e.exits());
     }
 }
+
+#[test]
+fn show_wdl_adds_odds_that_follow_the_score() {
+    for (hello, ok, set) in [
+        ("uci", "uciok", "setoption name UCI_ShowWDL value true"),
+        ("ucci", "ucciok", "setoption showwdl true"),
+    ] {
+        let mut e = Engine::start();
+        e.send(hello);
+        let (_, options) = e.until(ok);
+        assert!(options
+            .iter()
+            .any(|l| l.contains("UCI_ShowWDL") || l.contains("showwdl")));
+        // Off by default: no wdl.
+        e.send("position startpos");
+        e.go("go depth 4");
+        assert!(!e.log.iter().any(|l| l.contains(" wdl ")), "{:?}", e.log);
+        e.send(set);
+        // A rook up: the odds must favour the side to move.
+        e.send("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+        e.go("go depth 6");
+        let lines: Vec<&String> = e.log.iter().filter(|l| l.contains(" wdl ")).collect();
+        assert!(!lines.is_empty(), "{:?}", e.log);
+        for l in lines {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "wdl").unwrap();
+            let wdl: Vec<u32> = words[at + 1..at + 4]
+                .iter()
+                .map(|w| w.parse().unwrap())
+                .collect();
+            assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
+            assert!(wdl[0] > wdl[2], "a rook up wins more than it loses: {l}");
+            assert!(words[at - 2] == "score" || words[at - 3] == "score", "{l}");
+        }
+        assert_eq!(e.errors(), 0, "{:?}", e.log);
+        e.send("quit");
+        assert!(e.exits());
+    }
+}
+
+#[test]
+fn skill_level_and_elo_limit_the_search_and_play_legal_moves() {
+    let mut e = Engine::uci();
+    let options = e.log.clone();
+    for name in ["Skill Level", "UCI_LimitStrength", "UCI_Elo"] {
+        assert!(
+            options
+                .iter()
+                .any(|l| l.contains(&format!("name {name} type"))),
+            "{name}"
+        );
+    }
+    e.send("setoption name Skill Level value 2");
+    e.send("position startpos moves h2e2 h9g7");
+    let (mv, _) = e.go("go depth 30");
+    assert!(legal(&start_after(&["h2e2", "h9g7"]), mv));
+    // A node budget, not the depth asked for, ends a low level's search;
+    // and the GUI sees one line although the level searched several.
+    let infos: Vec<&String> = e
+        .log
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    let nodes = |l: &str| -> u64 {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let at = w.iter().position(|x| *x == "nodes").unwrap();
+        w[at + 1].parse().unwrap()
+    };
+    assert!(infos.iter().all(|l| nodes(l) < 20_000), "{infos:?}");
+    assert!(!infos.iter().any(|l| l.contains("multipv 2")), "{infos:?}");
+    // UCI_Elo counts only with UCI_LimitStrength; out of range is clamped
+    // with a note.
+    e.send("setoption name Skill Level value 20");
+    e.send("setoption name UCI_Elo value 5");
+    e.send("isready");
+    e.expect("readyok");
+    assert_eq!(e.errors(), 1, "{:?}", e.log);
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("position startpos");
+    let (mv, _) = e.go("go depth 30");
+    assert!(legal(&Position::startpos(), mv));
+    e.send("quit");
+    assert!(e.exits());
+}
+
+#[test]
+fn d_shows_the_board_and_eval_takes_the_evaluation_apart() {
+    let mut e = Engine::ucci();
+    e.send("position startpos moves h2e2");
+    e.send("d");
+    let fen = start_after(&["h2e2"]).fen();
+    let (_, shown) = e.until(&format!("Fen: {fen}"));
+    assert!(
+        shown
+            .iter()
+            .any(|l| l.starts_with(" 2 | . C . . C . . . . |")),
+        "{shown:?}"
+    );
+    let key = format!("Key: {:016X}", start_after(&["h2e2"]).key());
+    e.expect(&key);
+    e.expect("Checkers: none");
+    e.send("eval");
+    let (_, table) = e.until("Hand-crafted evaluation:");
+    assert!(
+        table.iter().any(|l| l.starts_with(" 0 |  R   |")),
+        "{table:?}"
+    );
+    assert!(
+        table
+            .iter()
+            .any(|l| l.starts_with("Network evaluation:") && l.ends_with("(in use)")),
+        "{table:?}"
+    );
+    // With the hand-crafted evaluation playing, that one is marked.
+    e.send("setoption usennue false");
+    e.send("eval");
+    let (hce, again) = e.until("Hand-crafted evaluation:");
+    assert!(hce.ends_with("(in use)"), "{hce}");
+    assert!(!again.last().unwrap().ends_with("(in use)"), "{again:?}");
+    assert_eq!(e.errors(), 0, "{:?}", e.log);
+    e.send("quit");
+    assert!(e.exits());
+}

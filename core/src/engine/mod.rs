@@ -13,6 +13,7 @@ pub use strength::{Strength, MAX_ELO, MAX_LEVEL, MIN_ELO};
 
 use crate::board::{Move, Position};
 use crate::book::{self, Book, Variety};
+use crate::eval::{self, EvalTrace};
 use crate::nnue::{self, net::Network};
 use crate::rng::SplitMix64;
 use crate::search::{HashReport, HashView, Limits, SearchInfo, SearchResult, Searcher, StopHandle};
@@ -134,6 +135,14 @@ impl Engine {
         };
         self.apply_evaluation();
         Ok(loaded)
+    }
+
+    /// The evaluation of `pos` taken apart (the `eval` command), with the
+    /// loaded network even while the hand-crafted evaluation plays, and
+    /// whether the network is the one in use.
+    pub fn eval_trace(&self, pos: &Position) -> (EvalTrace, bool) {
+        let trace = eval::trace(self.net.as_deref(), pos);
+        (trace, self.use_nnue && self.net.is_some())
     }
 
     /// On: the loaded network evaluates; off: the hand-crafted evaluation.

@@ -25,6 +25,10 @@ pub enum Command {
     },
     Stop,
     Probe(PositionSpec),
+    /// `d`: show the board, its FEN and key.
+    Display,
+    /// `eval`: the evaluation of the position taken apart.
+    Eval,
     Quit,
     NewGame,
     /// An empty (or all-blank) line: nothing to do.
@@ -131,6 +135,8 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             draw: args.first().is_some_and(|a| a.eq_ignore_ascii_case("draw")),
         }),
         "stop" => Ok(Command::Stop),
+        "d" => Ok(Command::Display),
+        "eval" => Ok(Command::Eval),
         "quit" | "bye" => Ok(Command::Quit),
         "ucinewgame" | "newgame" => Ok(Command::NewGame),
         other => Err(CommandError::Unknown(other.to_string())),

@@ -31,6 +31,7 @@
 mod cecp;
 pub mod command;
 mod drawresign;
+mod inspect;
 pub mod options;
 mod output;
 mod reader;

@@ -3,6 +3,7 @@
 
 use super::command::shorten;
 use super::Mode;
+use crate::engine::{Strength, MAX_ELO, MAX_LEVEL, MIN_ELO};
 use crate::search;
 use std::fmt;
 
@@ -32,6 +33,10 @@ pub enum Id {
     EvalFile,
     UseNnue,
     MultiPv,
+    SkillLevel,
+    LimitStrength,
+    Elo,
+    ShowWdl,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -237,11 +242,52 @@ const SPECS: &[Spec] = &[
         Id::MultiPv,
         Some("multipv"),
         Some("MultiPV"),
+        Some("MultiPV"),
         Kind::Spin {
             min: 1,
             max: search::MAX_MULTIPV as i64,
             default: 1,
         },
+    ),
+    // Playing strength (`engine::Strength`): `Skill Level` unless
+    // `UCI_LimitStrength` asks for an Elo. UCCI has no such options; its
+    // names follow its lower-case style.
+    spec(
+        Id::SkillLevel,
+        Some("skilllevel"),
+        Some("Skill Level"),
+        Some("Skill Level"),
+        Kind::Spin {
+            min: 0,
+            max: MAX_LEVEL as i64,
+            default: MAX_LEVEL as i64,
+        },
+    ),
+    spec(
+        Id::LimitStrength,
+        Some("limitstrength"),
+        Some("UCI_LimitStrength"),
+        Some("UCI_LimitStrength"),
+        Kind::Check(false),
+    ),
+    spec(
+        Id::Elo,
+        Some("elo"),
+        Some("UCI_Elo"),
+        Some("UCI_Elo"),
+        Kind::Spin {
+            min: MIN_ELO as i64,
+            max: MAX_ELO as i64,
+            default: MAX_ELO as i64,
+        },
+    ),
+    // `wdl W D L` on info lines; CECP's thinking lines have no place for it.
+    spec(
+        Id::ShowWdl,
+        Some("showwdl"),
+        Some("UCI_ShowWDL"),
+        None,
+        Kind::Check(false),
     ),
 ];
 
@@ -526,6 +572,11 @@ pub struct Options {
     pub use_nnue: bool,
     /// Principal variations reported (the best `multipv` moves).
     pub multipv: usize,
+    pub skill_level: u32,
+    pub limit_strength: bool,
+    pub elo: u32,
+    /// Info lines carry `wdl W D L`.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -552,6 +603,10 @@ impl Default for Options {
             draw_offer_moves: 10,
             use_nnue: true,
             multipv: 1,
+            skill_level: MAX_LEVEL,
+            limit_strength: false,
+            elo: MAX_ELO,
+            show_wdl: false,
         }
     }
 }
@@ -600,6 +655,20 @@ impl Options {
             Id::EvalFile => {}
             Id::UseNnue => self.use_nnue = flag(value),
             Id::MultiPv => self.multipv = (int(value) as usize).max(1),
+            Id::SkillLevel => self.skill_level = int(value) as u32,
+            Id::LimitStrength => self.limit_strength = flag(value),
+            Id::Elo => self.elo = int(value) as u32,
+            Id::ShowWdl => self.show_wdl = flag(value),
+        }
+    }
+
+    /// The playing strength the options ask for: the Elo when
+    /// `UCI_LimitStrength` is on, else the skill level.
+    pub fn strength(&self) -> Strength {
+        if self.limit_strength {
+            Strength::from_elo(self.elo)
+        } else {
+            Strength::level(self.skill_level)
         }
     }
 }

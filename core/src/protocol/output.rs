@@ -4,6 +4,7 @@
 
 use super::Mode;
 use crate::board::Move;
+use crate::search::wdl::wdl;
 use crate::search::{Score, SearchInfo};
 use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -138,7 +139,9 @@ pub fn ucci_score(score: Score) -> i32 {
 
 /// One `info` line for a search report, or None for a report not worth
 /// printing (the current move early in a search, where it only floods the GUI).
-pub fn info_line(mode: Mode, info: &SearchInfo) -> Option<String> {
+/// With `wdl_pieces` (the pieces on the root's board) the score is followed
+/// by its win/draw/loss odds, `wdl W D L` per mille, as UCI_ShowWDL asks.
+pub fn info_line(mode: Mode, info: &SearchInfo, wdl_pieces: Option<u32>) -> Option<String> {
     if let Some((mv, number)) = info.currmove {
         if info.time_ms < CURRMOVE_AFTER_MS {
             return None;
@@ -158,6 +161,10 @@ pub fn info_line(mode: Mode, info: &SearchInfo) -> Option<String> {
     if let Some(score) = info.score {
         s.push(' ');
         s.push_str(&score_text(mode, score));
+        if let Some(pieces) = wdl_pieces {
+            let (w, d, l) = wdl(score, pieces);
+            s.push_str(&format!(" wdl {w} {d} {l}"));
+        }
     }
     s.push_str(&format!(
         " nodes {} time {} nps {} hashfull {}",

@@ -2,6 +2,7 @@
 
 use super::command::{self, Command, CommandError, GoParams, PositionSpec};
 use super::drawresign::{accept_draw, ScoreTrack};
+use super::inspect;
 use super::options::{self, Id, Options, Value};
 use super::output::{score_text, Out};
 use super::reader::Input;
@@ -226,6 +227,7 @@ impl Session {
                 | Command::PonderHit { .. }
                 | Command::IsReady
                 | Command::Probe(_)
+                | Command::Display
                 | Command::Quit
                 | Command::Debug(_)
                 | Command::Empty),
@@ -288,6 +290,12 @@ impl Session {
                 }
                 Err(e) => self.error(&format!("probe: {e}")),
             },
+            Command::Display => {
+                for line in inspect::display(&self.pos) {
+                    self.say(&line);
+                }
+            }
+            Command::Eval => self.send(Job::Eval(self.pos.clone())),
             // Mid-search the answer is abandoned at once; idle, the queued
             // setup jobs are given a moment first.
             Command::Quit if self.busy.is_some() => self.quit_now(),
@@ -454,6 +462,7 @@ impl Session {
             show: Show::Info {
                 mode: self.mode,
                 chinese_pv: self.opts.debug,
+                wdl: self.opts.show_wdl,
             },
             stop,
             book,

@@ -2,6 +2,7 @@
 //! channel and reports back, so the main thread stays free to read `stop`,
 //! `ponderhit`, `isready` and `quit` while the engine thinks.
 
+use super::inspect;
 use super::options::{Id, Options, Value};
 use super::output::{info_line, thinking_line, Out};
 use super::reader::Input;
@@ -9,7 +10,7 @@ use super::Mode;
 use crate::board::perft;
 use crate::board::{notation, Move, Position};
 use crate::book::Variety;
-use crate::engine::{Engine, NetworkLoaded};
+use crate::engine::{Engine, NetworkLoaded, Strength};
 use crate::search::{HashView, Limits, PvLine, Score, SearchResult, StopHandle};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
@@ -41,6 +42,10 @@ pub enum Job {
     UseNnue(bool),
     /// The book files to read; none turns the book off.
     LoadBooks(Vec<String>),
+    /// `eval`: print the evaluation of this position taken apart.
+    Eval(Position),
+    /// How well to play (`Skill Level`, `UCI_LimitStrength`, `UCI_Elo`).
+    SetStrength(Strength),
     NewGame,
     /// Print this line once every job before this one is done (a hash
     /// resize or a new game can take a moment): `readyok`, `pong N`.
@@ -64,6 +69,7 @@ impl Job {
             Id::Hash => Job::SetHash(opts.hash_mb),
             Id::Threads => Job::SetThreads(opts.threads),
             Id::UseBook | Id::BookFiles => Job::LoadBooks(opts.book_files()),
+            Id::SkillLevel | Id::LimitStrength | Id::Elo => Job::SetStrength(opts.strength()),
             _ => return None,
         })
     }
@@ -73,8 +79,13 @@ impl Job {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Show {
     /// UCCI or UCI `info` lines; with `chinese_pv` (the `debug` option)
-    /// each PV in Chinese notation as well.
-    Info { mode: Mode, chinese_pv: bool },
+    /// each PV in Chinese notation as well; with `wdl` (`UCI_ShowWDL`)
+    /// the win/draw/loss odds of each score.
+    Info {
+        mode: Mode,
+        chinese_pv: bool,
+        wdl: bool,
+    },
     /// CECP thinking lines (`post`), with `lead`, the guessed reply a
     /// ponder search assumes, in front of each PV.
     Thinking { lead: Option<Move> },
@@ -218,6 +229,13 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                     )),
                 },
                 Job::UseNnue(on) => engine.set_use_nnue(on),
+                Job::SetStrength(strength) => engine.set_strength(strength),
+                Job::Eval(pos) => {
+                    let (trace, network_in_use) = engine.eval_trace(&pos);
+                    for line in inspect::eval(&pos, &trace, network_in_use) {
+                        out.line(&line);
+                    }
+                }
                 Job::LoadBooks(files) => {
                     let files: Vec<&str> = files.iter().map(String::as_str).collect();
                     for answer in engine.load_books(&files) {
@@ -252,21 +270,31 @@ fn search(
     events: &Sender<Event>,
 ) -> Done {
     let mut pv = Vec::new();
+    let pieces = pos.occupied().count();
     let result = engine.go(pos, limits, stop, &mut |info| {
         if info.currmove.is_some() {
             if let Show::Info { mode, .. } = show {
-                if let Some(line) = info_line(mode, info) {
+                if let Some(line) = info_line(mode, info, None) {
                     out.line(&line);
                 }
             }
+            return;
+        }
+        // A reduced strength searches more lines than were asked for, to
+        // choose among them; the GUI sees the ones it asked for.
+        if info.multipv.is_some_and(|n| n as usize > limits.multipv) {
             return;
         }
         if !info.pv.is_empty() {
             pv.clone_from(&info.pv);
         }
         match show {
-            Show::Info { mode, chinese_pv } => {
-                if let Some(line) = info_line(mode, info) {
+            Show::Info {
+                mode,
+                chinese_pv,
+                wdl,
+            } => {
+                if let Some(line) = info_line(mode, info, wdl.then_some(pieces)) {
                     out.line(&line);
                 }
                 if chinese_pv {

@@ -608,6 +608,7 @@ impl Session {
         Limits {
             ponder,
             move_overhead: Duration::from_millis(self.opts.move_overhead_ms),
+            multipv: self.opts.multipv,
             ..self.clock.limits(moves_made)
         }
     }
@@ -624,6 +625,7 @@ impl Session {
         let limits = Limits {
             infinite: true,
             move_overhead: Duration::from_millis(self.opts.move_overhead_ms),
+            multipv: self.opts.multipv,
             ..Limits::default()
         };
         self.start(Kind::Analyze, self.game.clone(), limits, None);
