@@ -164,6 +164,11 @@ fn eval_cubic(c: &[f64; 4], t: f64) -> f64 {
 
 /// Piece counts with fewer positions than this get no fit of their own.
 const MIN_POSITIONS: u64 = 2000;
+/// Nor do those with fewer won or lost positions than this: with nearly
+/// every game drawn, the likelihood is flat in a and b and the fit runs to
+/// the edge of its range (a few thousand five-piece positions from a
+/// handful of games once moved every constant by hundreds).
+const MIN_DECISIVE: u64 = 1000;
 
 /// Fits the model to `records`; None without enough data to fit.
 pub fn fit(records: &[Record]) -> Option<WdlFit> {
@@ -171,7 +176,8 @@ pub fn fit(records: &[Record]) -> Option<WdlFit> {
     let mut per_pieces = Vec::new();
     for (pieces, h) in hist.iter().enumerate() {
         let positions: u64 = h.iter().flatten().sum();
-        if positions < MIN_POSITIONS {
+        let decisive: u64 = h.iter().map(|c| c[0] + c[2]).sum();
+        if positions < MIN_POSITIONS || decisive < MIN_DECISIVE {
             continue;
         }
         let (a, b) = fit_one(h);
@@ -372,5 +378,20 @@ mod tests {
         let svg = plot_svg(&f, &records);
         assert!(svg.starts_with("<svg") && svg.contains("polyline"));
         assert!(f.constants().starts_with("const A: [f64; 4] = ["));
+
+        // A piece count where (nearly) every game was drawn says nothing
+        // about a and b: it gets no fit and moves nothing.
+        for i in 0..3000 {
+            records.push(Record {
+                side: Color::Red,
+                score: (i % 200 - 100) as i16,
+                result: Wdl::Draw,
+                pieces: [(0, 0); 32],
+                count: 5,
+            });
+        }
+        let g = fit(&records).expect("enough data");
+        assert!(g.per_pieces.iter().all(|p| p.pieces != 5));
+        assert_eq!(g.constants(), f.constants());
     }
 }
