@@ -3,10 +3,10 @@
 //! the training-data format, and a short training run that must learn.
 
 use chuhe::train::data::{self, DataWriter, Record, Wdl};
-use chuhe::train::{self, FloatNet, TrainConfig, Trainer};
+use chuhe::train::{self, random_network, FloatNet, TrainConfig, Trainer};
 use chuhe_core::board::Position;
 use chuhe_core::eval::{evaluate_with, pieces_of, Evaluator};
-use chuhe_core::nnue::net::{self, Accumulator, NetError, Network, HIDDEN};
+use chuhe_core::nnue::net::{self, Accumulator, NetError, Network, Simd, WIDTHS};
 use chuhe_core::rng::SplitMix64;
 use std::sync::Arc;
 
@@ -16,10 +16,11 @@ fn random_net(seed: u64) -> Arc<Network> {
     Arc::new(FloatNet::random(seed).quantise(300.0))
 }
 
-fn refreshed(net: &Network, pos: &Position) -> Accumulator {
+/// The accumulators of `pos` from scratch (the part `net` uses).
+fn refreshed(net: &Network, pos: &Position) -> Vec<i16> {
     let mut acc = Accumulator::default();
     net.refresh(pieces_of(pos), &mut acc);
-    acc
+    acc.v[..2 * net.hidden()].to_vec()
 }
 
 #[test]
@@ -46,7 +47,7 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
                 ev.push_null();
                 pos.make_null();
                 nulls += 1;
-                assert_eq!(ev.accumulator(&pos).unwrap().v, refreshed(&net, &pos).v);
+                assert_eq!(ev.accumulator(&pos).unwrap(), refreshed(&net, &pos));
                 pos.unmake_null();
                 ev.pop();
                 continue;
@@ -62,8 +63,8 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
             // Evaluate only every third step, so several pushes are caught up at once.
             if r.is_multiple_of(3) {
                 assert_eq!(
-                    ev.accumulator(&pos).unwrap().v,
-                    refreshed(&net, &pos).v,
+                    ev.accumulator(&pos).unwrap(),
+                    refreshed(&net, &pos),
                     "game {game} at {}",
                     pos.fen()
                 );
@@ -102,24 +103,53 @@ fn evaluation_is_colour_symmetric() {
     assert!(checked > 300);
 }
 
-#[test]
-fn simd_and_portable_dot_products_agree() {
-    let mut rng = SplitMix64::new(5);
-    for round in 0..2000 {
-        let mut x = [0i16; HIDDEN];
-        let mut w = [0i16; HIDDEN];
-        for i in 0..HIDDEN {
+fn dot_products_agree<const H: usize>() {
+    let mut rng = SplitMix64::new(5 + H as u64);
+    for round in 0..500 {
+        let mut x = [0i16; H];
+        let mut w = [0i16; H];
+        for i in 0..H {
             // Accumulators well outside the clipping range and weights at
-            // and past the export bound, to hit the edges.
-            x[i] = (rng.next_u64() % 1200) as i16 - 400;
-            w[i] = if round % 10 == 0 {
-                rng.next_u64() as i16
-            } else {
-                (rng.next_u64() % 255) as i16 - 127
+            // and past the export bound, to hit the edges; now and then
+            // everything at the extremes (the largest sums there are).
+            x[i] = match round % 50 {
+                0 => 255,
+                1 => i16::MAX,
+                _ => (rng.next_u64() % 1200) as i16 - 400,
+            };
+            w[i] = match round % 50 {
+                0 | 1 => [i16::MIN, i16::MAX, 127, -128][i % 4],
+                _ if round % 10 == 0 => rng.next_u64() as i16,
+                _ => (rng.next_u64() % 255) as i16 - 127,
             };
         }
-        assert_eq!(net::screlu_dot(&x, &w), net::screlu_dot_portable(&x, &w));
+        let portable = net::screlu_dot(&x, &w, Simd::Portable);
+        // The exact sum, term by term.
+        let exact: i64 = x
+            .iter()
+            .zip(&w)
+            .map(|(&x, &w)| {
+                let v = x.clamp(0, 255);
+                v.wrapping_mul(w) as i64 * v as i64
+            })
+            .sum();
+        assert_eq!(portable, exact, "H {H} round {round}");
+        if Simd::Avx2.available() {
+            assert_eq!(
+                net::screlu_dot(&x, &w, Simd::Avx2),
+                exact,
+                "H {H} round {round}"
+            );
+        }
     }
+}
+
+#[test]
+fn simd_and_portable_dot_products_are_exact() {
+    dot_products_agree::<256>();
+    dot_products_agree::<512>();
+    dot_products_agree::<768>();
+    dot_products_agree::<1024>();
 }
 
 #[test]
@@ -127,9 +157,9 @@ fn network_file_round_trips_and_bad_files_are_rejected() {
     let net = random_net(11);
     let bytes = net.to_bytes();
     let back = Network::from_bytes(&bytes).unwrap();
-    assert_eq!(back.input_weights, net.input_weights);
-    assert_eq!(back.output_weights, net.output_weights);
-    assert_eq!(back.output_bias, net.output_bias);
+    assert_eq!(back.input_weights(), net.input_weights());
+    assert_eq!(back.output_weights(), net.output_weights());
+    assert_eq!(back.output_bias(), net.output_bias());
 
     assert!(matches!(
         Network::from_bytes(&bytes[..bytes.len() - 100]),
@@ -183,6 +213,292 @@ fn embedded_network_loads() {
             "{}",
             evaluate_with(Some(&net), &up)
         );
+    }
+}
+
+/// Evaluations of the built-in network (chuhe-2, format 1) computed before
+/// format 2, the output buckets and the width-generic kernels: the bench
+/// positions, in order...
+const CHUHE2_BENCH_EVALS: [i32; 37] = [
+    25, 27, 32, 12, 12, 36, 34, 11, 25, -7, 11, -159, -393, 1719, -1364, 0, -944, -28, 88, -508,
+    457, -86, 233, 1054, 97, 353, -855, 253, -272, 717, -304, -48, -734, 622, 1021, 516, -97,
+];
+/// ...and an FNV-style hash of the evaluations of 2981 positions of random
+/// games (`random_game_eval_hash`).
+const CHUHE2_RANDOM_EVAL_HASH: u64 = 0x9a69_e9ab_74fa_6cbb;
+
+fn random_game_eval_hash(net: &Network) -> (usize, u64) {
+    let mut rng = SplitMix64::new(2024);
+    let mut pos = Position::startpos();
+    let (mut h, mut n) = (0u64, 0);
+    for _ in 0..3000 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.ply() > 150 {
+            pos = Position::startpos();
+            continue;
+        }
+        pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        let e = evaluate_with(Some(net), &pos);
+        h = (h ^ (e as i64 as u64)).wrapping_mul(0x100_0000_01b3);
+        n += 1;
+    }
+    (n, h)
+}
+
+#[test]
+fn the_built_in_network_evaluates_as_before() {
+    let net = chuhe_core::nnue::default_network().unwrap();
+    assert_eq!((net.hidden(), net.buckets()), (256, 1));
+    let evals: Vec<i32> = chuhe::bench::POSITIONS
+        .iter()
+        .map(|f| evaluate_with(Some(&net), &Position::from_fen(f).unwrap()))
+        .collect();
+    assert_eq!(evals, CHUHE2_BENCH_EVALS);
+    assert_eq!(random_game_eval_hash(&net), (2981, CHUHE2_RANDOM_EVAL_HASH));
+    // The same on the portable arithmetic, and after a trip through format 2.
+    let portable = (*net).clone().with_simd(Simd::Portable).unwrap();
+    assert_eq!(random_game_eval_hash(&portable).1, CHUHE2_RANDOM_EVAL_HASH);
+    let v2 = Network::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(random_game_eval_hash(&v2).1, CHUHE2_RANDOM_EVAL_HASH);
+}
+
+#[test]
+fn format_1_files_round_trip_byte_for_byte() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nnue/chuhe-2.nnue");
+    let file = std::fs::read(path).unwrap();
+    assert_eq!(u32::from_le_bytes(file[8..12].try_into().unwrap()), 1);
+    let net = Network::from_bytes(&file).unwrap();
+    assert_eq!(net.to_v1_bytes().unwrap(), file);
+    // Format 2 holds the same network in 8 more header bytes.
+    let v2 = net.to_bytes();
+    assert_eq!(v2.len(), file.len() + 8);
+    assert_eq!(u32::from_le_bytes(v2[8..12].try_into().unwrap()), 2);
+    let back = Network::from_bytes(&v2).unwrap();
+    assert_eq!(back.to_v1_bytes().unwrap(), file);
+    // Only 256 x 1 fits format 1.
+    assert!(random_network(512, 1, 1).to_v1_bytes().is_none());
+    assert!(random_network(256, 2, 1).to_v1_bytes().is_none());
+}
+
+#[test]
+fn format_2_files_of_every_shape_round_trip() {
+    for (i, &hidden) in WIDTHS.iter().enumerate() {
+        for buckets in [1, 3, 8, 16] {
+            let net = random_network(hidden, buckets, i as u64 * 100 + buckets as u64);
+            let bytes = net.to_bytes();
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!((back.hidden(), back.buckets()), (hidden, buckets));
+            assert_eq!(back.input_weights(), net.input_weights());
+            assert_eq!(back.input_bias(), net.input_bias());
+            assert_eq!(back.output_weights(), net.output_weights());
+            assert_eq!(back.output_bias(), net.output_bias());
+            assert_eq!(back.scale(), net.scale());
+            assert_eq!(back.to_bytes(), bytes);
+        }
+    }
+}
+
+#[test]
+fn damaged_format_2_files_are_refused_with_a_reason() {
+    let net = random_network(512, 8, 3);
+    let bytes = net.to_bytes();
+    let set_u32 = |at: usize, v: u32| {
+        let mut b = bytes.clone();
+        b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    let refused = |b: &[u8]| {
+        let e = Network::from_bytes(b).unwrap_err();
+        assert!(!e.to_string().is_empty());
+        e
+    };
+    assert!(matches!(
+        refused(&bytes[..bytes.len() - 1]),
+        NetError::Truncated { .. }
+    ));
+    assert!(matches!(refused(&bytes[..44]), NetError::Truncated { .. }));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(refused(&longer), NetError::Truncated { .. }));
+    for (at, v) in [
+        (16, 300),
+        (16, 2048),
+        (36, 0),
+        (36, 17),
+        (40, 2),
+        (20, 2),
+        (12, 1000),
+    ] {
+        assert!(
+            matches!(refused(&set_u32(at, v)), NetError::Architecture { .. }),
+            "field at {at} = {v}"
+        );
+    }
+    assert_eq!(refused(&set_u32(8, 3)), NetError::Version(3));
+    assert!(matches!(
+        refused(&set_u32(28, 32)),
+        NetError::Quantisation { .. }
+    ));
+    // The payload length field must agree with the shape.
+    assert!(matches!(
+        refused(&set_u32(44, 12)),
+        NetError::Truncated { .. }
+    ));
+    // A flipped bit anywhere in the weights or biases.
+    for at in [48, bytes.len() / 2, bytes.len() - 12] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        assert_eq!(refused(&b), NetError::Checksum, "byte {at}");
+    }
+    // A format 1 header claiming another width.
+    let v1 = random_network(256, 1, 3).to_v1_bytes().unwrap();
+    let mut b = v1.clone();
+    b[16..20].copy_from_slice(&512u32.to_le_bytes());
+    assert!(matches!(refused(&b), NetError::Architecture { .. }));
+    // A shape no file can have is refused by the constructor too.
+    assert!(matches!(
+        Network::new(256, 1, vec![0; 5], vec![0; 256], vec![0; 512], vec![0], 1),
+        Err(NetError::Shape { .. })
+    ));
+    assert!(matches!(
+        Network::new(384, 1, vec![], vec![], vec![], vec![0], 1),
+        Err(NetError::Architecture { .. })
+    ));
+}
+
+#[test]
+fn output_buckets_split_the_piece_counts_evenly() {
+    // The documented table for 8 buckets.
+    let eight: Vec<usize> = (2..=32).map(|p| net::output_bucket(p, 8)).collect();
+    let mut expected = Vec::new();
+    for (b, n) in [4, 4, 4, 4, 4, 4, 4, 3].iter().enumerate() {
+        expected.extend(std::iter::repeat_n(b, *n));
+    }
+    assert_eq!(eight, expected);
+    for buckets in 1..=net::MAX_BUCKETS {
+        let all: Vec<usize> = (2..=32).map(|p| net::output_bucket(p, buckets)).collect();
+        // Monotone, from 0 to the last bucket, none skipped, sizes within one.
+        assert_eq!(all[0], 0);
+        assert_eq!(*all.last().unwrap(), buckets - 1);
+        assert!(all.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        let sizes: Vec<usize> = (0..buckets)
+            .map(|b| all.iter().filter(|&&x| x == b).count())
+            .collect();
+        let (lo, hi) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+        assert!(hi - lo <= 1, "{buckets} buckets: {sizes:?}");
+        // Out-of-range counts (a hand-made position) stay in range.
+        assert_eq!(net::output_bucket(0, buckets), 0);
+        assert_eq!(net::output_bucket(40, buckets), buckets - 1);
+    }
+}
+
+/// A network whose output is its bucket number (zero output weights, bias
+/// b for bucket b): the evaluation shows which bucket was used.
+fn bucket_probe(buckets: usize) -> Network {
+    let r = random_network(256, buckets, 1);
+    let scale = 10;
+    Network::new(
+        256,
+        buckets,
+        r.input_weights().to_vec(),
+        r.input_bias().to_vec(),
+        vec![0; buckets * 512],
+        (0..buckets as i32).map(|b| b * net::QA * net::QB).collect(),
+        scale,
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_evaluation_uses_the_bucket_of_the_piece_count() {
+    let probe = Arc::new(bucket_probe(8));
+    let mut rng = SplitMix64::new(77);
+    let mut seen = [false; 8];
+    for _ in 0..40 {
+        let mut pos = Position::startpos();
+        let mut ev = Evaluator::new(Some(probe.clone()), &pos);
+        for _ in 0..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures, to get down to few pieces.
+            let caps: Vec<_> = moves.iter().filter(|m| pos.is_capture(**m)).collect();
+            let mv = if !caps.is_empty() && !rng.next_u64().is_multiple_of(3) {
+                *caps[rng.next_u64() as usize % caps.len()]
+            } else {
+                moves[rng.next_u64() as usize % moves.len()]
+            };
+            ev.push(&pos, mv);
+            pos.make_move(mv);
+            let pieces = chuhe_core::eval::piece_count(&pos);
+            let b = net::output_bucket(pieces, 8);
+            seen[b] = true;
+            assert_eq!(ev.evaluate(&pos), b as i32 * 10, "{}", pos.fen());
+            assert_eq!(evaluate_with(Some(&probe), &pos), b as i32 * 10);
+        }
+    }
+    assert!(seen.iter().all(|&s| s), "{seen:?}");
+}
+
+/// Plays random games with a network of the shape on the best arithmetic
+/// this CPU has and the same network on the portable one, comparing at
+/// every step the incremental accumulators of both with refreshes of both,
+/// and the evaluations (every bucket's: 2, 17 and 32 pieces).
+fn check_shape(hidden: usize, buckets: usize) {
+    let best = Arc::new(random_network(
+        hidden,
+        buckets,
+        hidden as u64 + buckets as u64,
+    ));
+    assert_eq!(best.simd(), Simd::detect());
+    let portable = Arc::new((*best).clone().with_simd(Simd::Portable).unwrap());
+    let mut rng = SplitMix64::new(hidden as u64 * 31 + buckets as u64);
+    let mut checked = 0;
+    for _ in 0..6 {
+        let mut pos = Position::startpos();
+        let mut ev_best = Evaluator::new(Some(best.clone()), &pos);
+        let mut ev_portable = Evaluator::new(Some(portable.clone()), &pos);
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.next_u64() as usize % moves.len()];
+            ev_best.push(&pos, mv);
+            ev_portable.push(&pos, mv);
+            pos.make_move(mv);
+            let acc = refreshed(&best, &pos);
+            assert_eq!(acc.len(), 2 * hidden);
+            assert_eq!(ev_best.accumulator(&pos).unwrap(), acc);
+            assert_eq!(ev_portable.accumulator(&pos).unwrap(), acc);
+            assert_eq!(refreshed(&portable, &pos), acc);
+            assert_eq!(ev_best.evaluate(&pos), ev_portable.evaluate(&pos));
+            assert_eq!(ev_best.evaluate(&pos), evaluate_with(Some(&best), &pos));
+            for pieces in [2, 17, 32] {
+                for stm in chuhe_core::board::Color::ALL {
+                    assert_eq!(
+                        best.evaluate(&acc, stm, pieces),
+                        portable.evaluate(&acc, stm, pieces)
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 500);
+}
+
+#[test]
+fn every_shape_updates_incrementally_and_avx2_matches_portable() {
+    if !Simd::Avx2.available() {
+        eprintln!("no AVX2 on this CPU: only the portable arithmetic is checked");
+    }
+    assert_eq!(Simd::detect() == Simd::Avx2, Simd::Avx2.available());
+    for hidden in WIDTHS {
+        for buckets in [1, 8] {
+            check_shape(hidden, buckets);
+        }
     }
 }
 

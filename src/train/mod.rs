@@ -11,7 +11,9 @@
 
 pub mod data;
 
-use chuhe_core::nnue::net::{feature, Network, FEATURES, HIDDEN, QA, QB};
+use chuhe_core::nnue::net::{feature, Network, FEATURES, QA, QB};
+
+const HIDDEN: usize = 256;
 use data::Record;
 
 use chuhe_core::rng::SplitMix64;
@@ -118,16 +120,19 @@ impl FloatNet {
                 .round()
                 .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         };
-        Network {
-            input_weights: self.p[..B1].iter().map(|&x| q(x, QA)).collect(),
-            input_bias: self.p[B1..W2].iter().map(|&x| q(x, QA)).collect(),
-            output_weights: self.p[W2..B2]
+        Network::new(
+            HIDDEN,
+            1,
+            self.p[..B1].iter().map(|&x| q(x, QA)).collect(),
+            self.p[B1..W2].iter().map(|&x| q(x, QA)).collect(),
+            self.p[W2..B2]
                 .iter()
                 .map(|&x| q(x.clamp(-WEIGHT_CLIP, WEIGHT_CLIP), QB))
                 .collect(),
-            output_bias: (self.p[B2] * (QA * QB) as f32).round() as i32,
-            scale: scale.round() as i32,
-        }
+            vec![(self.p[B2] * (QA * QB) as f32).round() as i32],
+            scale.round() as i32,
+        )
+        .expect("the trainer's shape is one the engine runs")
     }
 }
 
@@ -487,4 +492,30 @@ pub fn float_eval(net: &FloatNet, r: &Record, scale: f32) -> f32 {
     let (feats, n) = features(r, false);
     let mut acc = [[0f32; HIDDEN]; 2];
     net.forward(&feats, n, &mut acc) * scale
+}
+
+/// A network of the given shape with random weights of about a trained
+/// network's size (for tests and benchmarks: every feature matters, so any
+/// slip in the arithmetic shows).
+pub fn random_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    let mut rng = SplitMix64::new(seed);
+    let mut draw = |n: usize, lo: i64, hi: i64| -> Vec<i64> {
+        (0..n)
+            .map(|_| lo + (rng.next_u64() % (hi - lo + 1) as u64) as i64)
+            .collect()
+    };
+    let to16 = |v: Vec<i64>| v.into_iter().map(|x| x as i16).collect();
+    Network::new(
+        hidden,
+        buckets,
+        to16(draw(FEATURES * hidden, -40, 40)),
+        to16(draw(hidden, -20, 80)),
+        to16(draw(buckets * 2 * hidden, -127, 127)),
+        draw(buckets, -5000, 5000)
+            .into_iter()
+            .map(|x| x as i32)
+            .collect(),
+        300,
+    )
+    .expect("a shape the engine runs")
 }

@@ -16,6 +16,7 @@ mod hce;
 pub mod psqt;
 
 use crate::board::{Move, Position};
+use crate::nnue::aligned::AlignedI16;
 use crate::nnue::net::{Accumulator, Changes, Network};
 use std::sync::Arc;
 
@@ -35,17 +36,24 @@ fn hce_with_sum(pos: &Position, psq: psqt::Packed) -> i32 {
     hce::evaluate(pos, psq).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
+/// A ply's record of the network's state (its accumulator is in
+/// `Evaluator::accs`).
+#[derive(Default)]
 struct Frame {
-    acc: Accumulator,
     changes: Changes,
     computed: bool,
+    /// Pieces on the board (they choose the network's output bucket).
+    pieces: u8,
 }
 
 /// A search thread's evaluation state (see the module doc).
 pub struct Evaluator {
     net: Option<Arc<Network>>,
-    /// The network's accumulators, one frame per ply (network only).
+    /// One frame per ply (network only).
     frames: Vec<Frame>,
+    /// The frames' accumulators, `2 * hidden` values each, one after the
+    /// other (each starts a cache line: the widths are multiples of 256).
+    accs: AlignedI16,
     /// The hand-crafted evaluation's sums, one per ply (without a network).
     sums: Vec<psqt::Packed>,
     top: usize,
@@ -58,6 +66,7 @@ impl Evaluator {
         let mut e = Evaluator {
             net,
             frames: Vec::new(),
+            accs: AlignedI16::default(),
             sums: Vec::new(),
             top: 0,
         };
@@ -78,28 +87,27 @@ impl Evaluator {
             return;
         };
         if self.frames.is_empty() {
-            self.frames.push(Frame {
-                acc: Accumulator::default(),
-                changes: Changes::default(),
-                computed: false,
-            });
+            self.frames.push(Frame::default());
+            self.accs.resize(2 * net.hidden());
         }
-        net.refresh(pieces_of(pos), &mut self.frames[0].acc);
+        net.refresh(pieces_of(pos), &mut self.accs[..]);
         self.frames[0].computed = true;
+        self.frames[0].pieces = piece_count(pos) as u8;
     }
 
     fn push_frame(&mut self, changes: Changes) {
+        // A capture removes two pieces' features and adds one.
+        let pieces = self.frames[self.top].pieces - (changes.removed.len() == 2) as u8;
         self.top += 1;
         if self.frames.len() <= self.top {
-            self.frames.push(Frame {
-                acc: Accumulator::default(),
-                changes: Changes::default(),
-                computed: false,
-            });
+            self.frames.push(Frame::default());
+            let stride = self.net.as_ref().map_or(0, |n| 2 * n.hidden());
+            self.accs.resize(stride * (self.top + 1));
         }
         let f = &mut self.frames[self.top];
         f.changes = changes;
         f.computed = false;
+        f.pieces = pieces;
     }
 
     /// Call before `pos.make_move(mv)`.
@@ -159,22 +167,28 @@ impl Evaluator {
             while !self.frames[k].computed {
                 k -= 1;
             }
+            let stride = 2 * net.hidden();
             for j in k + 1..=self.top {
-                let (done, rest) = self.frames.split_at_mut(j);
-                let f = &mut rest[0];
-                net.update(&done[j - 1].acc, &mut f.acc, &f.changes);
+                let (done, rest) = self.accs.split_at_mut(j * stride);
+                let f = &mut self.frames[j];
+                net.update(&done[(j - 1) * stride..], rest, &f.changes);
                 f.computed = true;
             }
         }
-        net.evaluate(&self.frames[self.top].acc, pos.side_to_move())
+        let top = &self.frames[self.top];
+        debug_assert_eq!(top.pieces as usize, piece_count(pos));
+        let stride = 2 * net.hidden();
+        let acc = &self.accs[self.top * stride..(self.top + 1) * stride];
+        net.evaluate(acc, pos.side_to_move(), top.pieces as usize)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The current accumulator brought up to date (for tests).
-    pub fn accumulator(&mut self, pos: &Position) -> Option<&Accumulator> {
-        self.net.as_ref()?;
+    /// The current accumulators brought up to date, Red's then Black's
+    /// (for tests).
+    pub fn accumulator(&mut self, pos: &Position) -> Option<&[i16]> {
+        let stride = 2 * self.net.as_ref()?.hidden();
         self.evaluate(pos);
-        Some(&self.frames[self.top].acc)
+        Some(&self.accs[self.top * stride..(self.top + 1) * stride])
     }
 }
 
@@ -186,6 +200,13 @@ pub fn pieces_of(
         .map(move |sq| (sq, pos.piece_at(sq).expect("occupied square has a piece")))
 }
 
+/// The number of pieces on the board (it chooses the network's output
+/// bucket).
+#[inline]
+pub fn piece_count(pos: &Position) -> usize {
+    pos.occupied().0.count_ones() as usize
+}
+
 /// A one-off evaluation of `pos` with `net` (None: hand-crafted), from
 /// scratch; the search uses an `Evaluator` instead.
 pub fn evaluate_with(net: Option<&Network>, pos: &Position) -> i32 {
@@ -194,7 +215,7 @@ pub fn evaluate_with(net: Option<&Network>, pos: &Position) -> i32 {
         Some(net) => {
             let mut acc = Accumulator::default();
             net.refresh(pieces_of(pos), &mut acc);
-            net.evaluate(&acc, pos.side_to_move())
+            net.evaluate(&acc, pos.side_to_move(), piece_count(pos))
                 .clamp(-EVAL_LIMIT, EVAL_LIMIT)
         }
     }

@@ -2,6 +2,7 @@
 //! and the one built into the binary. Training data and the trainer are
 //! tools (`chuhe`'s `train` module).
 
+pub mod aligned;
 pub mod net;
 
 use net::Network;
