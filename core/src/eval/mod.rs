@@ -18,6 +18,7 @@ pub mod psqt;
 use crate::board::{Move, Position};
 use crate::nnue::aligned::AlignedI16;
 use crate::nnue::net::{Accumulator, Changes, Network};
+use crate::nnue::simd::Kernel;
 use std::sync::Arc;
 
 /// Evaluations stay well inside this bound, far from mate and rule-win scores.
@@ -162,25 +163,18 @@ impl Evaluator {
             debug_assert_eq!(self.sums[self.top], psqt::sum(pos));
             return hce_with_sum(pos, self.sums[self.top]);
         };
-        if !self.frames[self.top].computed {
-            let mut k = self.top;
-            while !self.frames[k].computed {
-                k -= 1;
-            }
-            let stride = 2 * net.hidden();
-            for j in k + 1..=self.top {
-                let (done, rest) = self.accs.split_at_mut(j * stride);
-                let f = &mut self.frames[j];
-                net.update(&done[(j - 1) * stride..], rest, &f.changes);
-                f.computed = true;
-            }
+        let mut k = self.top;
+        while !self.frames[k].computed {
+            k -= 1;
         }
-        let top = &self.frames[self.top];
-        debug_assert_eq!(top.pieces as usize, piece_count(pos));
-        let stride = 2 * net.hidden();
-        let acc = &self.accs[self.top * stride..(self.top + 1) * stride];
-        net.evaluate(acc, pos.side_to_move(), top.pieces as usize)
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        debug_assert_eq!(self.frames[self.top].pieces as usize, piece_count(pos));
+        net.run(CatchUp {
+            net,
+            frames: &mut self.frames[k..=self.top],
+            accs: &mut self.accs[k * 2 * net.hidden()..],
+            stm: pos.side_to_move(),
+        })
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The current accumulators brought up to date, Red's then Black's
@@ -189,6 +183,37 @@ impl Evaluator {
         let stride = 2 * self.net.as_ref()?.hidden();
         self.evaluate(pos);
         Some(&self.accs[self.top * stride..(self.top + 1) * stride])
+    }
+}
+
+/// The evaluation of the last of `frames`: the accumulators of the frames
+/// after the first (which is computed) brought up to date, then the
+/// output. One kernel, so the whole of it runs in the network's instance
+/// (width, instruction set) with one dispatch.
+struct CatchUp<'a> {
+    net: &'a Network,
+    frames: &'a mut [Frame],
+    /// The frames' accumulators, from the first frame's on.
+    accs: &'a mut [i16],
+    stm: crate::board::Color,
+}
+
+impl Kernel for CatchUp<'_> {
+    type Output = i32;
+    #[inline(always)]
+    fn run<const H: usize, const AVX2: bool>(self) -> i32 {
+        let stride = 2 * H;
+        for j in 1..self.frames.len() {
+            let (done, rest) = self.accs.split_at_mut(j * stride);
+            let f = &mut self.frames[j];
+            self.net
+                .update_at::<H>(&done[(j - 1) * stride..], rest, &f.changes);
+            f.computed = true;
+        }
+        let j = self.frames.len() - 1;
+        let pieces = self.frames[j].pieces as usize;
+        self.net
+            .evaluate_at::<H, AVX2>(&self.accs[j * stride..], self.stm, pieces)
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod aligned;
 pub mod net;
+pub mod simd;
 
 use net::Network;
 use once_cell::sync::Lazy;

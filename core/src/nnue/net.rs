@@ -11,12 +11,14 @@
 //! board (`output_bucket`).
 //!
 //! The arithmetic is written once, generic over the width (a const
-//! generic), and compiled twice: portable (SSE2 on x86-64) and inside
-//! `#[target_feature(enable = "avx2")]` functions, where the same loops
-//! become 256-bit vector code. Which of the eight instances a network uses
-//! is decided when it is made (`Simd::detect`, the width from the file) and
-//! kept in the `Network`; the calls then go through one `match`, with no
-//! feature test per call. Both paths compute exactly the same integers.
+//! generic), as `simd::Kernel`s, compiled twice: portable (SSE2 on x86-64)
+//! and inside a `#[target_feature(enable = "avx2")]` function, where the
+//! same loops become 256-bit vector code (the output's dot product uses
+//! AVX2 intrinsics there). Which of the eight instances a network uses is
+//! decided when it is made (`Simd::detect`, the width from the file) and
+//! kept in the `Network`; a call then goes through one `match`, with no
+//! feature test. The search's `Evaluator` runs its whole lazy catch-up and
+//! the output as one kernel. Both paths compute exactly the same integers.
 //!
 //! File format (all little-endian), version 2, the one written:
 //! - header, 48 bytes: magic `CHUHENN\0`, format version (u32, 2), feature
@@ -34,6 +36,8 @@
 //! output.
 
 use super::aligned::AlignedI16;
+use super::simd::Kernel;
+pub use super::simd::Simd;
 use crate::board::{Color, Piece, Square};
 use arrayvec::ArrayVec;
 use std::fmt;
@@ -163,142 +167,6 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The instruction set a network's arithmetic runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Simd {
-    /// Plain loops compiled for the build's target (SSE2 on x86-64).
-    Portable,
-    /// The same loops compiled with AVX2 (x86-64 CPUs that have it).
-    Avx2,
-}
-
-impl Simd {
-    /// The best this CPU runs.
-    pub fn detect() -> Simd {
-        if Simd::Avx2.available() {
-            Simd::Avx2
-        } else {
-            Simd::Portable
-        }
-    }
-
-    /// Whether this CPU can run it.
-    pub fn available(self) -> bool {
-        match self {
-            Simd::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => std::is_x86_feature_detected!("avx2"),
-            #[cfg(not(target_arch = "x86_64"))]
-            Simd::Avx2 => false,
-        }
-    }
-}
-
-/// The widths the arithmetic is compiled for (`WIDTHS`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Width {
-    W256,
-    W512,
-    W768,
-    W1024,
-}
-
-impl Width {
-    fn of(hidden: usize) -> Option<Width> {
-        Some(match hidden {
-            256 => Width::W256,
-            512 => Width::W512,
-            768 => Width::W768,
-            1024 => Width::W1024,
-            _ => return None,
-        })
-    }
-}
-
-/// Calls the kernel instance for the network's arithmetic and width.
-macro_rules! dispatch {
-    ($net:expr, $kernel:ident($($arg:expr),*)) => {{
-        let net: &Network = $net;
-        match (net.simd, net.width) {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY (all four): `Simd::Avx2` is only ever set after
-            // `Simd::available` confirmed the CPU has AVX2.
-            (Simd::Avx2, Width::W256) => unsafe { avx2::$kernel::<256>(net, $($arg),*) },
-            #[cfg(target_arch = "x86_64")]
-            (Simd::Avx2, Width::W512) => unsafe { avx2::$kernel::<512>(net, $($arg),*) },
-            #[cfg(target_arch = "x86_64")]
-            (Simd::Avx2, Width::W768) => unsafe { avx2::$kernel::<768>(net, $($arg),*) },
-            #[cfg(target_arch = "x86_64")]
-            (Simd::Avx2, Width::W1024) => unsafe { avx2::$kernel::<1024>(net, $($arg),*) },
-            (_, Width::W256) => portable::$kernel::<256>(net, $($arg),*),
-            (_, Width::W512) => portable::$kernel::<512>(net, $($arg),*),
-            (_, Width::W768) => portable::$kernel::<768>(net, $($arg),*),
-            (_, Width::W1024) => portable::$kernel::<1024>(net, $($arg),*),
-        }
-    }};
-}
-/// The kernels' entry points, each a call of the generic body in `kernels`;
-/// instantiated once plain and once with AVX2 enabled.
-macro_rules! kernel_entries {
-    ($dot:path; $(#[$attr:meta])*) => {
-        use super::{kernels, Changes, Color, Network};
-
-        $(#[$attr])*
-        pub fn refresh<const H: usize>(
-            net: &Network,
-            acc: &mut [i16],
-            feats: &[[u16; 2]],
-            first: bool,
-        ) {
-            kernels::refresh::<H>(net, acc, feats, first)
-        }
-
-        $(#[$attr])*
-        pub fn update<const H: usize>(
-            net: &Network,
-            src: &[i16],
-            dst: &mut [i16],
-            changes: &Changes,
-        ) {
-            kernels::update::<H>(net, src, dst, changes)
-        }
-
-        $(#[$attr])*
-        pub fn output_sum<const H: usize>(
-            net: &Network,
-            acc: &[i16],
-            stm: Color,
-            bucket: usize,
-        ) -> i64 {
-            kernels::output_sum::<H>(net, acc, stm, bucket, |x, w| {
-                #[allow(unused_unsafe)]
-                // SAFETY: this instance runs only where its dot product does.
-                unsafe {
-                    $dot(x, w)
-                }
-            })
-        }
-
-        $(#[$attr])*
-        pub fn screlu_dot<const H: usize>(x: &[i16; H], w: &[i16; H]) -> i64 {
-            #[allow(unused_unsafe)]
-            // SAFETY: as above.
-            unsafe {
-                $dot(x, w)
-            }
-        }
-    };
-}
-
-mod portable {
-    kernel_entries!(kernels::screlu_dot;);
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    kernel_entries!(kernels::screlu_dot_avx2; #[target_feature(enable = "avx2")]);
-}
-
 /// The quantised network.
 #[derive(Clone)]
 pub struct Network {
@@ -312,7 +180,6 @@ pub struct Network {
     output_bias: Vec<i32>,
     /// Centipawns per unit of output.
     scale: i32,
-    width: Width,
     simd: Simd,
 }
 
@@ -343,8 +210,7 @@ impl Network {
         output_bias: Vec<i32>,
         scale: i32,
     ) -> Result<Network, NetError> {
-        let width = Width::of(hidden).filter(|_| (1..=MAX_BUCKETS).contains(&buckets));
-        let Some(width) = width else {
+        if !WIDTHS.contains(&hidden) || !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(NetError::Architecture {
                 features: FEATURES as u32,
                 hidden: hidden as u32,
@@ -352,7 +218,7 @@ impl Network {
                 buckets: buckets as u32,
                 scheme: BUCKETS_BY_PIECES,
             });
-        };
+        }
         for (what, len, expected) in [
             ("input weights", input_weights.len(), FEATURES * hidden),
             ("input biases", input_bias.len(), hidden),
@@ -375,7 +241,6 @@ impl Network {
             output_weights,
             output_bias,
             scale: scale.max(1),
-            width,
             simd: Simd::detect(),
         })
     }
@@ -451,7 +316,7 @@ impl Network {
             _ => (u32_at(36), u32_at(40)),
         };
         if features as usize != FEATURES
-            || Width::of(hidden as usize).is_none()
+            || !WIDTHS.contains(&(hidden as usize))
             || (version == 1 && hidden != 256)
             || activation != ACTIVATION_SCRELU
             || !(1..=MAX_BUCKETS as u32).contains(&buckets)
@@ -576,13 +441,13 @@ impl Network {
         for (sq, p) in pieces {
             batch.push([Color::Red, Color::Black].map(|c| feature(c, p, sq) as u16));
             if batch.is_full() {
-                dispatch!(self, refresh(acc, &batch, first));
+                self.run(Refresh(self, acc, &batch, first));
                 batch.clear();
                 first = false;
             }
         }
         if first || !batch.is_empty() {
-            dispatch!(self, refresh(acc, &batch, first));
+            self.run(Refresh(self, acc, &batch, first));
         }
     }
 
@@ -593,7 +458,7 @@ impl Network {
         S: AsRef<[i16]> + ?Sized,
         D: AsMut<[i16]> + ?Sized,
     {
-        dispatch!(self, update(src.as_ref(), dst.as_mut(), changes))
+        self.run(Update(self, src.as_ref(), dst.as_mut(), changes))
     }
 
     /// The output bucket for `pieces` pieces on the board.
@@ -606,8 +471,37 @@ impl Network {
     /// on the board (which choose the output bucket).
     #[inline]
     pub fn evaluate<A: AsRef<[i16]> + ?Sized>(&self, acc: &A, stm: Color, pieces: usize) -> i32 {
+        self.run(Evaluate(self, acc.as_ref(), stm, pieces))
+    }
+
+    /// Runs a kernel on the network's width and instruction set (the
+    /// evaluator runs its whole catch-up and evaluation as one kernel).
+    #[inline(always)]
+    pub(crate) fn run<K: Kernel>(&self, kernel: K) -> K::Output {
+        self.simd.run(self.hidden, kernel)
+    }
+
+    /// `update` for kernels: at width `H`, compiled into the caller.
+    #[inline(always)]
+    pub(crate) fn update_at<const H: usize>(
+        &self,
+        src: &[i16],
+        dst: &mut [i16],
+        changes: &Changes,
+    ) {
+        kernels::update::<H>(self, src, dst, changes)
+    }
+
+    /// `evaluate` for kernels: at width `H`, compiled into the caller.
+    #[inline(always)]
+    pub(crate) fn evaluate_at<const H: usize, const AVX2: bool>(
+        &self,
+        acc: &[i16],
+        stm: Color,
+        pieces: usize,
+    ) -> i32 {
         let bucket = self.output_bucket(pieces);
-        let sum = dispatch!(self, output_sum(acc.as_ref(), stm, bucket));
+        let sum = kernels::output_sum::<H, AVX2>(self, acc, stm, bucket);
         // sum is in units QA*QA*QB; one division by QA brings it to the
         // bias's units QA*QB.
         let out = sum / QA as i64 + self.output_bias[bucket] as i64;
@@ -630,14 +524,56 @@ fn i16_le(c: &[u8]) -> i16 {
 /// i32, summed exactly.
 ///
 /// # Panics
-/// If `simd` is not available on this CPU.
+/// If `simd` is not available on this CPU or `H` is not one of `WIDTHS`.
 pub fn screlu_dot<const H: usize>(x: &[i16; H], w: &[i16; H], simd: Simd) -> i64 {
-    assert!(simd.available() && H.is_multiple_of(256));
-    match simd {
-        // SAFETY: available() checked above.
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { avx2::screlu_dot::<H>(x, w) },
-        _ => portable::screlu_dot::<H>(x, w),
+    assert!(simd.available());
+    simd.run(H, Dot(x, w))
+}
+
+// The kernels: each a call of the generic arithmetic in `kernels`.
+
+struct Refresh<'a>(&'a Network, &'a mut [i16], &'a [[u16; 2]], bool);
+
+impl Kernel for Refresh<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<const H: usize, const AVX2: bool>(self) {
+        kernels::refresh::<H>(self.0, self.1, self.2, self.3)
+    }
+}
+
+struct Update<'a>(&'a Network, &'a [i16], &'a mut [i16], &'a Changes);
+
+impl Kernel for Update<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<const H: usize, const AVX2: bool>(self) {
+        self.0.update_at::<H>(self.1, self.2, self.3)
+    }
+}
+
+struct Evaluate<'a>(&'a Network, &'a [i16], Color, usize);
+
+impl Kernel for Evaluate<'_> {
+    type Output = i32;
+    #[inline(always)]
+    fn run<const H: usize, const AVX2: bool>(self) -> i32 {
+        self.0.evaluate_at::<H, AVX2>(self.1, self.2, self.3)
+    }
+}
+
+/// The dot product alone, for `screlu_dot` (the widths' slices are `H`
+/// long: `Simd::run` is only asked for the width of the arrays).
+struct Dot<'a, const N: usize>(&'a [i16; N], &'a [i16; N]);
+
+impl<const N: usize> Kernel for Dot<'_, N> {
+    type Output = i64;
+    #[inline(always)]
+    fn run<const H: usize, const AVX2: bool>(self) -> i64 {
+        kernels::screlu_dot::<H, AVX2>(
+            self.0[..].try_into().unwrap(),
+            self.1[..].try_into().unwrap(),
+        )
     }
 }
 
@@ -715,12 +651,11 @@ mod kernels {
     }
 
     #[inline(always)]
-    pub fn output_sum<const H: usize>(
+    pub fn output_sum<const H: usize, const AVX2: bool>(
         net: &Network,
         acc: &[i16],
         stm: Color,
         bucket: usize,
-        dot: impl Fn(&[i16; H], &[i16; H]) -> i64,
     ) -> i64 {
         let [red, black] = halves::<H>(acc);
         let (us, them) = match stm {
@@ -729,7 +664,8 @@ mod kernels {
         };
         let w = &net.output_weights[bucket * 2 * H..(bucket + 1) * 2 * H];
         let (w_us, w_them) = w.split_at(H);
-        dot(us, w_us.try_into().unwrap()) + dot(them, w_them.try_into().unwrap())
+        screlu_dot::<H, AVX2>(us, w_us.try_into().unwrap())
+            + screlu_dot::<H, AVX2>(them, w_them.try_into().unwrap())
     }
 
     #[inline(always)]
@@ -771,10 +707,22 @@ mod kernels {
         }
     }
 
-    /// See `super::screlu_dot`. Summed in i32 over blocks of 256 (a block
-    /// cannot overflow: 256 · 255 · 32768 < 2³¹), the blocks in i64.
+    /// See `super::screlu_dot`: with AVX2 (only true in the instance
+    /// compiled with it) the intrinsics below, otherwise the plain loop.
     #[inline(always)]
-    pub fn screlu_dot<const H: usize>(x: &[i16; H], w: &[i16; H]) -> i64 {
+    pub fn screlu_dot<const H: usize, const AVX2: bool>(x: &[i16; H], w: &[i16; H]) -> i64 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            // SAFETY: AVX2 is only true in `Simd::run`'s AVX2 instance.
+            return unsafe { screlu_dot_avx2(x, w) };
+        }
+        screlu_dot_plain(x, w)
+    }
+
+    /// Summed in i32 over blocks of 256 (a block cannot overflow: 256 ·
+    /// 255 · 32768 < 2³¹), the blocks in i64.
+    #[inline(always)]
+    fn screlu_dot_plain<const H: usize>(x: &[i16; H], w: &[i16; H]) -> i64 {
         const BLOCK: usize = 256;
         let mut sum = 0i64;
         for b in 0..H / BLOCK {
@@ -795,9 +743,14 @@ mod kernels {
     /// activation, 16 units a step) from the loop above. The same value: a
     /// 32-bit lane sums H/8 products (< 2³¹ for H ≤ 1024), the lanes are
     /// added in i64.
+    ///
+    /// # Safety
+    /// Only for code compiled with AVX2 enabled (the AVX2 instance of a
+    /// `Kernel`), into which it is inlined: the intrinsics are then plain
+    /// instructions.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    pub fn screlu_dot_avx2<const H: usize>(x: &[i16; H], w: &[i16; H]) -> i64 {
+    #[inline(always)]
+    unsafe fn screlu_dot_avx2<const H: usize>(x: &[i16; H], w: &[i16; H]) -> i64 {
         use std::arch::x86_64::*;
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
