@@ -4,11 +4,15 @@
 //! built-in network (`nnue/...`), then random networks of every width
 //! (`nnue/<hidden>/...`, 8 output buckets, which cost the same as one),
 //! on the arithmetic the CPU runs best; `CHUHE_BENCH_PORTABLE=1` measures
-//! the portable arithmetic instead.
+//! the portable arithmetic instead. Last, the trainer's forward and
+//! backward pass over 1024 positions at every width (`train/<hidden>`, 8
+//! buckets, one thread).
 //!
 //!     cargo bench --bench nnue [-- FILTER]
 
-use chuhe::train::random_network;
+use chuhe::train::data::random_game_records;
+use chuhe::train::float::batch_pass;
+use chuhe::train::{random_network, FloatNet, Layout, TrainConfig};
 use chuhe_core::board::Position;
 use chuhe_core::eval::{piece_count, pieces_of, Evaluator};
 use chuhe_core::nnue::net::{Accumulator, Network, Simd, WIDTHS};
@@ -16,12 +20,16 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::sync::Arc;
 use std::time::Duration;
 
-fn bench_network(c: &mut Criterion, name: &str, net: Network) {
-    let net = Arc::new(if std::env::var_os("CHUHE_BENCH_PORTABLE").is_some() {
-        net.with_simd(Simd::Portable).unwrap()
+fn simd() -> Simd {
+    if std::env::var_os("CHUHE_BENCH_PORTABLE").is_some() {
+        Simd::Portable
     } else {
-        net
-    });
+        Simd::detect()
+    }
+}
+
+fn bench_network(c: &mut Criterion, name: &str, net: Network) {
+    let net = Arc::new(net.with_simd(simd()).unwrap());
     let pos = Position::from_fen(chuhe::bench::POSITIONS[12]).unwrap();
     let mut acc = Accumulator::default();
     c.bench_function(&format!("{name}/refresh"), |b| {
@@ -77,6 +85,22 @@ fn bench_nnue(c: &mut Criterion) {
     c.bench_function("hce/evaluate", |b| {
         b.iter(|| chuhe_core::eval::hce_evaluate(black_box(&pos)))
     });
+    bench_trainer(c);
+}
+
+fn bench_trainer(c: &mut Criterion) {
+    let records = random_game_records(1024, 1);
+    let cfg = TrainConfig {
+        simd: simd(),
+        ..Default::default()
+    };
+    for hidden in WIDTHS {
+        let net = FloatNet::random(Layout::new(hidden, 8).unwrap(), 1);
+        let mut grad = vec![0f32; net.layout.params()];
+        c.bench_function(&format!("train/{hidden}/1024 positions"), |b| {
+            b.iter(|| batch_pass(&net, black_box(&records), &cfg, Some(1), Some(&mut grad)))
+        });
+    }
 }
 
 criterion_group! {

@@ -3,7 +3,7 @@
 //! the training-data format, and a short training run that must learn.
 
 use chuhe::train::data::{self, DataWriter, Record, Wdl};
-use chuhe::train::{self, random_network, FloatNet, TrainConfig, Trainer};
+use chuhe::train::{self, random_network, FloatNet, Layout, LrSchedule, TrainConfig, Trainer};
 use chuhe_core::board::Position;
 use chuhe_core::eval::{evaluate_with, pieces_of, Evaluator};
 use chuhe_core::nnue::net::{self, Accumulator, NetError, Network, Simd, WIDTHS};
@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// A network with random weights: every feature matters, so any slip in
 /// the incremental updates shows.
 fn random_net(seed: u64) -> Arc<Network> {
-    Arc::new(FloatNet::random(seed).quantise(300.0))
+    Arc::new(FloatNet::random(Layout::SHIPPED, seed).quantise(300.0))
 }
 
 /// The accumulators of `pos` from scratch (the part `net` uses).
@@ -503,21 +503,7 @@ fn every_shape_updates_incrementally_and_avx2_matches_portable() {
 }
 
 fn sample_records(n: usize, seed: u64) -> Vec<Record> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::new();
-    let mut pos = Position::startpos();
-    while out.len() < n {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || pos.ply() > 120 {
-            pos = Position::startpos();
-            continue;
-        }
-        pos.make_move(moves[rng.next_u64() as usize % moves.len()]);
-        let result = [Wdl::Loss, Wdl::Draw, Wdl::Win][rng.next_u64() as usize % 3];
-        let score = chuhe_core::eval::hce_evaluate(&pos) as i16;
-        out.push(Record::from_position(&pos, score, result));
-    }
-    out
+    data::random_game_records(n, seed)
 }
 
 #[test]
@@ -556,32 +542,206 @@ fn data_files_round_trip_append_and_concatenate() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The float network's and the exported integer network's evaluations of
+/// `recs` agree within the quantisation's error. That error is mostly the
+/// output weights' rounding to 1/QB, summed over 2 × hidden units like a
+/// random walk: it grows with the square root of the width.
+fn assert_export_follows(net: &FloatNet, recs: &[Record], scale: f32) {
+    let q = net.quantise(scale);
+    assert_eq!(
+        (q.hidden(), q.buckets()),
+        (net.layout.hidden, net.layout.buckets)
+    );
+    let q = Network::from_bytes(&q.to_bytes()).unwrap();
+    let widen = (net.layout.hidden as f32 / 256.0).sqrt();
+    for r in recs.iter().take(50) {
+        let pos = r.to_position().unwrap();
+        let f = train::float_eval(net, r, scale);
+        let i = evaluate_with(Some(&q), &pos) as f32;
+        assert!(
+            (f - i).abs() <= (8.0 + f.abs() * 0.05) * widen,
+            "{}: float {f} int {i}",
+            net.layout
+        );
+    }
+}
+
+/// A few epochs of every layout lower the loss (the shipped one, trained
+/// longest, by 30%), leave no NaN, and export faithfully.
 #[test]
-fn a_short_training_run_lowers_the_loss() {
-    let recs = sample_records(600, 2);
+fn every_layout_trains_and_exports_faithfully() {
+    let recs = sample_records(500, 2);
     let cfg = TrainConfig {
         batch: 64,
         lr: 0.01,
+        schedule: LrSchedule::Exponential { decay: 1.0 },
         wdl: 0.0,
         val_fraction: 0.0,
         ..Default::default()
     };
-    let mut t = Trainer::new(FloatNet::random(1));
-    let before = train::validation_loss(&t.net, &recs, &cfg);
-    let mut work = recs.clone();
-    for _ in 0..6 {
-        t.epoch(&mut work, &cfg, cfg.lr);
+    for (hidden, buckets, epochs, ratio) in [
+        (256, 1, 6, 0.7),
+        (256, 8, 3, 1.0),
+        (512, 1, 3, 1.0),
+        (512, 4, 3, 1.0),
+        (768, 2, 3, 1.0),
+        (1024, 1, 3, 1.0),
+        (1024, 16, 3, 1.0),
+    ] {
+        let layout = Layout::new(hidden, buckets).unwrap();
+        let mut t = Trainer::new(FloatNet::random(layout, 1));
+        assert_eq!(t.net.p.len(), layout.params());
+        let before = train::validation_loss(&t.net, &recs, &cfg);
+        let mut work = recs.clone();
+        for _ in 0..epochs {
+            t.epoch(&mut work, &cfg);
+        }
+        let after = train::validation_loss(&t.net, &recs, &cfg);
+        assert!(t.net.p.iter().all(|x| x.is_finite()), "{layout}");
+        assert!(after < before * ratio, "{layout}: loss {before} -> {after}");
+        assert_export_follows(&t.net, &recs, cfg.scale);
     }
-    let after = train::validation_loss(&t.net, &recs, &cfg);
-    assert!(after < before * 0.7, "loss {before} -> {after}");
-    // The integer export follows the float network.
-    let q = t.net.quantise(cfg.scale);
-    for r in recs.iter().take(50) {
-        let pos = r.to_position().unwrap();
-        let f = train::float_eval(&t.net, r, cfg.scale);
-        let i = evaluate_with(Some(&q), &pos) as f32;
-        assert!((f - i).abs() <= 8.0 + f.abs() * 0.05, "float {f} int {i}");
+    assert!(Layout::new(384, 1).is_err() && Layout::new(256, 0).is_err());
+    assert!(Layout::new(256, 17).is_err());
+}
+
+#[test]
+fn avx2_and_portable_training_agree_bit_for_bit() {
+    if !net::Simd::Avx2.available() {
+        eprintln!("no AVX2 on this CPU: nothing to compare");
+        return;
     }
+    let recs = sample_records(300, 4);
+    for layout in [Layout::SHIPPED, Layout::new(512, 4).unwrap()] {
+        let trained = |simd| {
+            let cfg = TrainConfig {
+                batch: 64,
+                lr: 0.01,
+                val_fraction: 0.0,
+                simd,
+                ..Default::default()
+            };
+            let mut t = Trainer::new(FloatNet::random(layout, 9));
+            let mut work = recs.clone();
+            let losses = [t.epoch(&mut work, &cfg), t.epoch(&mut work, &cfg)];
+            (losses, t.net.p)
+        };
+        let (fast, slow) = (trained(Simd::Avx2), trained(Simd::Portable));
+        assert_eq!(fast.0, slow.0, "{layout}");
+        assert!(
+            fast.1
+                .iter()
+                .zip(&slow.1)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{layout}"
+        );
+    }
+}
+
+#[test]
+fn checkpoints_record_the_layout_and_refuse_another() {
+    let dir = std::env::temp_dir().join(format!("chuhe-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let recs = sample_records(200, 5);
+    let cfg = TrainConfig {
+        batch: 64,
+        val_fraction: 0.0,
+        ..Default::default()
+    };
+    let layout = Layout::new(512, 8).unwrap();
+    let mut t = Trainer::new(FloatNet::random(layout, 3));
+    t.epoch(&mut recs.clone(), &cfg);
+    let path = dir.join("a.ckpt");
+    t.save_checkpoint(&path).unwrap();
+    let back = Trainer::resume(&path, layout).unwrap();
+    assert_eq!(back.layout(), layout);
+    assert_eq!(back.epoch, 1);
+    assert_eq!(back.net.p, t.net.p);
+    // Another layout is refused, naming both.
+    let e = Trainer::resume(&path, Layout::SHIPPED).err().unwrap();
+    assert!(
+        e.contains("512 hidden, 8 output buckets") && e.contains("256 hidden, 1 output bucket"),
+        "{e}"
+    );
+    // Damaged files.
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() - 4]).unwrap();
+    assert!(Trainer::load_checkpoint(&path).is_err());
+    let mut bad = bytes.clone();
+    bad[8] = 7; // hidden 512 -> 519
+    std::fs::write(&path, &bad).unwrap();
+    assert!(Trainer::load_checkpoint(&path)
+        .err()
+        .unwrap()
+        .contains("hidden width"));
+    // A format-1 checkpoint (before layouts) is the shipped layout.
+    let old = Trainer::new(FloatNet::random(Layout::SHIPPED, 4));
+    let mut v1 = b"CHUHECK1".to_vec();
+    for v in [Layout::SHIPPED.params() as u64, 5, 2] {
+        v1.extend_from_slice(&v.to_le_bytes());
+    }
+    for _ in 0..3 {
+        for x in &old.net.p {
+            v1.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    std::fs::write(&path, &v1).unwrap();
+    let back = Trainer::resume(&path, Layout::SHIPPED).unwrap();
+    assert_eq!((back.epoch, back.net.p.clone()), (2, old.net.p.clone()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn learning_rate_schedules() {
+    let base = TrainConfig {
+        epochs: 10,
+        lr: 0.01,
+        ..Default::default()
+    };
+    let at = |cfg: &TrainConfig, e, b| cfg.lr_at(e, b, 100, 1_000_000);
+    // Exponential (the default): per epoch, constant within one.
+    let exp = TrainConfig {
+        schedule: LrSchedule::Exponential { decay: 0.5 },
+        ..base.clone()
+    };
+    assert_eq!((at(&exp, 0, 0), at(&exp, 0, 99)), (0.01, 0.01));
+    assert_eq!(at(&exp, 2, 50), 0.0025);
+    // Step: drops every 3 epochs.
+    let step = TrainConfig {
+        schedule: LrSchedule::Step {
+            every: 3,
+            gamma: 0.1,
+        },
+        ..base.clone()
+    };
+    assert_eq!(at(&step, 2, 99), 0.01);
+    assert!((at(&step, 3, 0) - 0.001).abs() < 1e-9);
+    assert!((at(&step, 6, 0) - 0.0001).abs() < 1e-9);
+    // Cosine: from lr to the final rate, half-way at the middle, falling
+    // with every batch.
+    let cos = TrainConfig {
+        schedule: LrSchedule::Cosine { final_lr: 0.001 },
+        ..base.clone()
+    };
+    assert_eq!(at(&cos, 0, 0), 0.01);
+    assert!((at(&cos, 5, 0) - 0.0055).abs() < 1e-6);
+    assert!((at(&cos, 9, 99) - 0.001).abs() < 1e-5);
+    let mut last = f32::MAX;
+    for e in 0..10 {
+        for b in 0..100 {
+            let lr = at(&cos, e, b);
+            assert!(lr <= last);
+            last = lr;
+        }
+    }
+    // Warm-up: linear over the first batches of the run, then the schedule.
+    let warm = TrainConfig {
+        warmup: 10,
+        ..cos.clone()
+    };
+    assert!((warm.lr_at(0, 0, 100, 0) - 0.001).abs() < 1e-9);
+    assert!((warm.lr_at(0, 4, 100, 4) - 0.005 * at(&cos, 0, 4) / 0.01).abs() < 1e-9);
+    assert_eq!(warm.lr_at(0, 10, 100, 10), at(&cos, 0, 10));
 }
 
 #[test]
