@@ -744,6 +744,122 @@ fn learning_rate_schedules() {
     assert_eq!(warm.lr_at(0, 10, 100, 10), at(&cos, 0, 10));
 }
 
+/// A record of the start position after `moves` (ICCS), with a score and
+/// result.
+fn record_after(moves: &[&str], black_to_move_anyway: bool, score: i16, result: Wdl) -> Record {
+    let mut pos = Position::startpos();
+    for m in moves {
+        let mv = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|mv| mv.to_string() == *m)
+            .unwrap();
+        pos.make_move(mv);
+    }
+    let mut r = Record::from_position(&pos, score, result);
+    if black_to_move_anyway {
+        r.side = chuhe_core::board::Color::Black;
+    }
+    r
+}
+
+#[test]
+fn datamix_keeps_each_position_once_with_mean_score_and_result() {
+    use chuhe::train::mix;
+    let a = |s, w| record_after(&[], false, s, w);
+    let a_black = |s, w| record_after(&[], true, s, w);
+    let b = |s, w| record_after(&["h2e2"], false, s, w);
+    let c = |s, w| record_after(&["h2e2", "h9g7"], false, s, w);
+    let d = |s, w| record_after(&["b2e2"], false, s, w);
+    let records = vec![
+        a(10, Wdl::Win),
+        b(-5, Wdl::Win),
+        a(20, Wdl::Win),
+        c(7, Wdl::Draw),
+        a(41, Wdl::Draw),
+        b(-6, Wdl::Loss),
+        a_black(3, Wdl::Loss),
+        d(1, Wdl::Loss),
+        d(2, Wdl::Loss),
+        d(3, Wdl::Draw),
+    ];
+    let mixed = mix::mix(&records, 1);
+    assert_eq!(mixed.len(), 5);
+    let find = |want: &Record| {
+        *mixed
+            .iter()
+            .find(|r| r.pieces == want.pieces && r.side == want.side)
+            .unwrap()
+    };
+    // Two wins and a draw: 5 half points over 3, nearer a win.
+    assert_eq!(find(&a(0, Wdl::Draw)), a(24, Wdl::Win)); // (10 + 20 + 41) / 3 = 23.67
+                                                         // A win and a loss: the draw.
+    assert_eq!(find(&b(0, Wdl::Draw)), b(-6, Wdl::Draw)); // -5.5 rounds away from zero
+    assert_eq!(find(&c(0, Wdl::Draw)), c(7, Wdl::Draw));
+    // The side to move is part of the position.
+    assert_eq!(find(&a_black(0, Wdl::Draw)), a_black(3, Wdl::Loss));
+    // Two losses and a draw: 1 half point over 3, nearer a loss.
+    assert_eq!(find(&d(0, Wdl::Draw)), d(2, Wdl::Loss));
+    // A tie between two results goes to the draw.
+    let tie = mix::mix(&[b(0, Wdl::Win), b(0, Wdl::Draw)], 1);
+    assert_eq!(tie[0].result, Wdl::Draw);
+    let tie = mix::mix(&[b(0, Wdl::Loss), b(0, Wdl::Draw)], 1);
+    assert_eq!(tie[0].result, Wdl::Draw);
+    // Seeded: the same order again, another order with another seed.
+    let many = sample_records(2000, 6);
+    let (m1, m2, m3) = (mix::mix(&many, 1), mix::mix(&many, 1), mix::mix(&many, 2));
+    assert_eq!(m1, m2);
+    assert_ne!(m1, m3);
+    let sorted = |m: &[Record]| {
+        let mut v: Vec<_> = m.iter().map(|r| r.encode()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(&m1), sorted(&m3));
+    // Random games from the start repeat their first positions.
+    assert!(
+        m1.len() < many.len() && m1.len() > many.len() / 2,
+        "{}",
+        m1.len()
+    );
+}
+
+#[test]
+fn datamix_files_and_large_files_read_in_pieces() {
+    use chuhe::train::mix;
+    let dir = std::env::temp_dir().join(format!("chuhe-datamix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // More records than one read buffer (32768), and a partial block.
+    let recs = sample_records(45_000, 7);
+    let (p1, p2, out) = (dir.join("1.bin"), dir.join("2.bin"), dir.join("out.bin"));
+    for p in [&p1, &p2, &out] {
+        let _ = std::fs::remove_file(p);
+    }
+    DataWriter::append(&p1)
+        .unwrap()
+        .write(&recs[..40_000])
+        .unwrap();
+    DataWriter::append(&p2)
+        .unwrap()
+        .write(&recs[40_000..])
+        .unwrap();
+    let mut bytes = std::fs::read(&p1).unwrap();
+    bytes.extend_from_slice(&[9, 9, 9]);
+    std::fs::write(&p1, &bytes).unwrap();
+    assert_eq!(data::read_all(&p1).unwrap(), recs[..40_000]);
+    assert_eq!(data::decode_all(&bytes).unwrap(), recs[..40_000]);
+    let stats = mix::mix_files(&[p1.clone(), p2.clone()], &out, 3, &mut |_| {}).unwrap();
+    assert_eq!(stats.read, 45_000);
+    let mixed = data::read_all(&out).unwrap();
+    assert_eq!(mixed.len() as u64, stats.distinct);
+    assert_eq!(mixed, mix::mix(&recs, 3));
+    // An existing output is not overwritten or appended to.
+    let e = mix::mix_files(std::slice::from_ref(&p1), &out, 3, &mut |_| {}).unwrap_err();
+    assert!(e.contains("exists"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn datagen_plays_refereed_games_and_labels_them() {
     use chuhe::datagen::{run, DatagenConfig};

@@ -74,6 +74,19 @@ pub enum Command {
     /// Train the network on datagen files; writes the quantised network to
     /// --out after every epoch.
     Train(Box<TrainArgs>),
+    /// Merge datagen files into one new file with every position once (the
+    /// mean of its scores and results) in a seeded random order.
+    Datamix {
+        /// Training data files (chuhe datagen output).
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// The file to write (must not exist).
+        #[arg(long)]
+        out: PathBuf,
+        /// Seed of the shuffle.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Analyse a game: scores, best moves, marked mistakes, the rules
     /// verdict; writes the annotated game and an HTML report.
     Analyze(Box<AnalyzeArgs>),

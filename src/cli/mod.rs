@@ -93,6 +93,17 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
             .map_err(|e| e.to_string()),
         Some(Command::Datagen(args)) => datagen(args, stop),
         Some(Command::Train(args)) => train(*args),
+        Some(Command::Datamix { data, out, seed }) => {
+            let stats = crate::train::mix::mix_files(&data, &out, seed, &mut |l| eprintln!("{l}"))?;
+            println!(
+                "read {} positions, wrote {} distinct ({} duplicates merged) to {}",
+                stats.read,
+                stats.distinct,
+                stats.read - stats.distinct,
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Book(cmd)) => book(cmd).map(|()| ExitCode::SUCCESS),
         Some(Command::Analyze(args)) => analyze::run(*args)
             .map(|()| ExitCode::SUCCESS)

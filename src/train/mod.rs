@@ -10,10 +10,12 @@
 //! the rows of the features present (about 32 of 1260 per perspective),
 //! never a dense multiply. Weights are clipped to what the integer format
 //! can hold. The learning rate follows a schedule (`LrSchedule`) with an
-//! optional linear warm-up. `float` holds the network and its passes.
+//! optional linear warm-up. `float` holds the network and its passes,
+//! `mix` the de-duplicating shuffle of `chuhe datamix`.
 
 pub mod data;
 pub mod float;
+pub mod mix;
 
 pub use float::{FloatNet, Layout, WEIGHT_CLIP};
 
