@@ -3,23 +3,24 @@
 //! the training-data format, and a short training run that must learn.
 
 use chuhe::train::data::{self, DataWriter, Record, Wdl};
-use chuhe::train::{self, FloatNet, TrainConfig, Trainer};
+use chuhe::train::{self, random_network, FloatNet, Layout, LrSchedule, TrainConfig, Trainer};
 use chuhe_core::board::Position;
 use chuhe_core::eval::{evaluate_with, pieces_of, Evaluator};
-use chuhe_core::nnue::net::{self, Accumulator, NetError, Network, HIDDEN};
+use chuhe_core::nnue::net::{self, Accumulator, NetError, Network, Simd, WIDTHS};
 use chuhe_core::rng::SplitMix64;
 use std::sync::Arc;
 
 /// A network with random weights: every feature matters, so any slip in
 /// the incremental updates shows.
 fn random_net(seed: u64) -> Arc<Network> {
-    Arc::new(FloatNet::random(seed).quantise(300.0))
+    Arc::new(FloatNet::random(Layout::SHIPPED, seed).quantise(300.0))
 }
 
-fn refreshed(net: &Network, pos: &Position) -> Accumulator {
+/// The accumulators of `pos` from scratch (the part `net` uses).
+fn refreshed(net: &Network, pos: &Position) -> Vec<i16> {
     let mut acc = Accumulator::default();
     net.refresh(pieces_of(pos), &mut acc);
-    acc
+    acc.v[..2 * net.hidden()].to_vec()
 }
 
 #[test]
@@ -46,7 +47,7 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
                 ev.push_null();
                 pos.make_null();
                 nulls += 1;
-                assert_eq!(ev.accumulator(&pos).unwrap().v, refreshed(&net, &pos).v);
+                assert_eq!(ev.accumulator(&pos).unwrap(), refreshed(&net, &pos));
                 pos.unmake_null();
                 ev.pop();
                 continue;
@@ -62,8 +63,8 @@ fn incremental_accumulator_matches_refresh_over_random_games() {
             // Evaluate only every third step, so several pushes are caught up at once.
             if r.is_multiple_of(3) {
                 assert_eq!(
-                    ev.accumulator(&pos).unwrap().v,
-                    refreshed(&net, &pos).v,
+                    ev.accumulator(&pos).unwrap(),
+                    refreshed(&net, &pos),
                     "game {game} at {}",
                     pos.fen()
                 );
@@ -102,24 +103,53 @@ fn evaluation_is_colour_symmetric() {
     assert!(checked > 300);
 }
 
-#[test]
-fn simd_and_portable_dot_products_agree() {
-    let mut rng = SplitMix64::new(5);
-    for round in 0..2000 {
-        let mut x = [0i16; HIDDEN];
-        let mut w = [0i16; HIDDEN];
-        for i in 0..HIDDEN {
+fn dot_products_agree<const H: usize>() {
+    let mut rng = SplitMix64::new(5 + H as u64);
+    for round in 0..500 {
+        let mut x = [0i16; H];
+        let mut w = [0i16; H];
+        for i in 0..H {
             // Accumulators well outside the clipping range and weights at
-            // and past the export bound, to hit the edges.
-            x[i] = (rng.next_u64() % 1200) as i16 - 400;
-            w[i] = if round % 10 == 0 {
-                rng.next_u64() as i16
-            } else {
-                (rng.next_u64() % 255) as i16 - 127
+            // and past the export bound, to hit the edges; now and then
+            // everything at the extremes (the largest sums there are).
+            x[i] = match round % 50 {
+                0 => 255,
+                1 => i16::MAX,
+                _ => (rng.next_u64() % 1200) as i16 - 400,
+            };
+            w[i] = match round % 50 {
+                0 | 1 => [i16::MIN, i16::MAX, 127, -128][i % 4],
+                _ if round % 10 == 0 => rng.next_u64() as i16,
+                _ => (rng.next_u64() % 255) as i16 - 127,
             };
         }
-        assert_eq!(net::screlu_dot(&x, &w), net::screlu_dot_portable(&x, &w));
+        let portable = net::screlu_dot(&x, &w, Simd::Portable);
+        // The exact sum, term by term.
+        let exact: i64 = x
+            .iter()
+            .zip(&w)
+            .map(|(&x, &w)| {
+                let v = x.clamp(0, 255);
+                v.wrapping_mul(w) as i64 * v as i64
+            })
+            .sum();
+        assert_eq!(portable, exact, "H {H} round {round}");
+        if Simd::Avx2.available() {
+            assert_eq!(
+                net::screlu_dot(&x, &w, Simd::Avx2),
+                exact,
+                "H {H} round {round}"
+            );
+        }
     }
+}
+
+#[test]
+fn simd_and_portable_dot_products_are_exact() {
+    dot_products_agree::<256>();
+    dot_products_agree::<512>();
+    dot_products_agree::<768>();
+    dot_products_agree::<1024>();
 }
 
 #[test]
@@ -127,9 +157,9 @@ fn network_file_round_trips_and_bad_files_are_rejected() {
     let net = random_net(11);
     let bytes = net.to_bytes();
     let back = Network::from_bytes(&bytes).unwrap();
-    assert_eq!(back.input_weights, net.input_weights);
-    assert_eq!(back.output_weights, net.output_weights);
-    assert_eq!(back.output_bias, net.output_bias);
+    assert_eq!(back.input_weights(), net.input_weights());
+    assert_eq!(back.output_weights(), net.output_weights());
+    assert_eq!(back.output_bias(), net.output_bias());
 
     assert!(matches!(
         Network::from_bytes(&bytes[..bytes.len() - 100]),
@@ -186,22 +216,294 @@ fn embedded_network_loads() {
     }
 }
 
-fn sample_records(n: usize, seed: u64) -> Vec<Record> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::new();
+/// Evaluations of the built-in network (chuhe-2, format 1) computed before
+/// format 2, the output buckets and the width-generic kernels: the bench
+/// positions, in order...
+const CHUHE2_BENCH_EVALS: [i32; 37] = [
+    25, 27, 32, 12, 12, 36, 34, 11, 25, -7, 11, -159, -393, 1719, -1364, 0, -944, -28, 88, -508,
+    457, -86, 233, 1054, 97, 353, -855, 253, -272, 717, -304, -48, -734, 622, 1021, 516, -97,
+];
+/// ...and an FNV-style hash of the evaluations of 2981 positions of random
+/// games (`random_game_eval_hash`).
+const CHUHE2_RANDOM_EVAL_HASH: u64 = 0x9a69_e9ab_74fa_6cbb;
+
+fn random_game_eval_hash(net: &Network) -> (usize, u64) {
+    let mut rng = SplitMix64::new(2024);
     let mut pos = Position::startpos();
-    while out.len() < n {
+    let (mut h, mut n) = (0u64, 0);
+    for _ in 0..3000 {
         let moves = pos.legal_moves();
-        if moves.is_empty() || pos.ply() > 120 {
+        if moves.is_empty() || pos.ply() > 150 {
             pos = Position::startpos();
             continue;
         }
-        pos.make_move(moves[rng.next_u64() as usize % moves.len()]);
-        let result = [Wdl::Loss, Wdl::Draw, Wdl::Win][rng.next_u64() as usize % 3];
-        let score = chuhe_core::eval::hce_evaluate(&pos) as i16;
-        out.push(Record::from_position(&pos, score, result));
+        pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        let e = evaluate_with(Some(net), &pos);
+        h = (h ^ (e as i64 as u64)).wrapping_mul(0x100_0000_01b3);
+        n += 1;
     }
-    out
+    (n, h)
+}
+
+#[test]
+fn the_built_in_network_evaluates_as_before() {
+    let net = chuhe_core::nnue::default_network().unwrap();
+    assert_eq!((net.hidden(), net.buckets()), (256, 1));
+    let evals: Vec<i32> = chuhe::bench::POSITIONS
+        .iter()
+        .map(|f| evaluate_with(Some(&net), &Position::from_fen(f).unwrap()))
+        .collect();
+    assert_eq!(evals, CHUHE2_BENCH_EVALS);
+    assert_eq!(random_game_eval_hash(&net), (2981, CHUHE2_RANDOM_EVAL_HASH));
+    // The same on the portable arithmetic, and after a trip through format 2.
+    let portable = (*net).clone().with_simd(Simd::Portable).unwrap();
+    assert_eq!(random_game_eval_hash(&portable).1, CHUHE2_RANDOM_EVAL_HASH);
+    let v2 = Network::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(random_game_eval_hash(&v2).1, CHUHE2_RANDOM_EVAL_HASH);
+}
+
+#[test]
+fn format_1_files_round_trip_byte_for_byte() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nnue/chuhe-2.nnue");
+    let file = std::fs::read(path).unwrap();
+    assert_eq!(u32::from_le_bytes(file[8..12].try_into().unwrap()), 1);
+    let net = Network::from_bytes(&file).unwrap();
+    assert_eq!(net.to_v1_bytes().unwrap(), file);
+    // Format 2 holds the same network in 8 more header bytes.
+    let v2 = net.to_bytes();
+    assert_eq!(v2.len(), file.len() + 8);
+    assert_eq!(u32::from_le_bytes(v2[8..12].try_into().unwrap()), 2);
+    let back = Network::from_bytes(&v2).unwrap();
+    assert_eq!(back.to_v1_bytes().unwrap(), file);
+    // Only 256 x 1 fits format 1.
+    assert!(random_network(512, 1, 1).to_v1_bytes().is_none());
+    assert!(random_network(256, 2, 1).to_v1_bytes().is_none());
+}
+
+#[test]
+fn format_2_files_of_every_shape_round_trip() {
+    for (i, &hidden) in WIDTHS.iter().enumerate() {
+        for buckets in [1, 3, 8, 16] {
+            let net = random_network(hidden, buckets, i as u64 * 100 + buckets as u64);
+            let bytes = net.to_bytes();
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!((back.hidden(), back.buckets()), (hidden, buckets));
+            assert_eq!(back.input_weights(), net.input_weights());
+            assert_eq!(back.input_bias(), net.input_bias());
+            assert_eq!(back.output_weights(), net.output_weights());
+            assert_eq!(back.output_bias(), net.output_bias());
+            assert_eq!(back.scale(), net.scale());
+            assert_eq!(back.to_bytes(), bytes);
+        }
+    }
+}
+
+#[test]
+fn damaged_format_2_files_are_refused_with_a_reason() {
+    let net = random_network(512, 8, 3);
+    let bytes = net.to_bytes();
+    let set_u32 = |at: usize, v: u32| {
+        let mut b = bytes.clone();
+        b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    let refused = |b: &[u8]| {
+        let e = Network::from_bytes(b).unwrap_err();
+        assert!(!e.to_string().is_empty());
+        e
+    };
+    assert!(matches!(
+        refused(&bytes[..bytes.len() - 1]),
+        NetError::Truncated { .. }
+    ));
+    assert!(matches!(refused(&bytes[..44]), NetError::Truncated { .. }));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(refused(&longer), NetError::Truncated { .. }));
+    for (at, v) in [
+        (16, 300),
+        (16, 2048),
+        (36, 0),
+        (36, 17),
+        (40, 2),
+        (20, 2),
+        (12, 1000),
+    ] {
+        assert!(
+            matches!(refused(&set_u32(at, v)), NetError::Architecture { .. }),
+            "field at {at} = {v}"
+        );
+    }
+    assert_eq!(refused(&set_u32(8, 3)), NetError::Version(3));
+    assert!(matches!(
+        refused(&set_u32(28, 32)),
+        NetError::Quantisation { .. }
+    ));
+    // The payload length field must agree with the shape.
+    assert!(matches!(
+        refused(&set_u32(44, 12)),
+        NetError::Truncated { .. }
+    ));
+    // A flipped bit anywhere in the weights or biases.
+    for at in [48, bytes.len() / 2, bytes.len() - 12] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        assert_eq!(refused(&b), NetError::Checksum, "byte {at}");
+    }
+    // A format 1 header claiming another width.
+    let v1 = random_network(256, 1, 3).to_v1_bytes().unwrap();
+    let mut b = v1.clone();
+    b[16..20].copy_from_slice(&512u32.to_le_bytes());
+    assert!(matches!(refused(&b), NetError::Architecture { .. }));
+    // A shape no file can have is refused by the constructor too.
+    assert!(matches!(
+        Network::new(256, 1, vec![0; 5], vec![0; 256], vec![0; 512], vec![0], 1),
+        Err(NetError::Shape { .. })
+    ));
+    assert!(matches!(
+        Network::new(384, 1, vec![], vec![], vec![], vec![0], 1),
+        Err(NetError::Architecture { .. })
+    ));
+}
+
+#[test]
+fn output_buckets_split_the_piece_counts_evenly() {
+    // The documented table for 8 buckets.
+    let eight: Vec<usize> = (2..=32).map(|p| net::output_bucket(p, 8)).collect();
+    let mut expected = Vec::new();
+    for (b, n) in [4, 4, 4, 4, 4, 4, 4, 3].iter().enumerate() {
+        expected.extend(std::iter::repeat_n(b, *n));
+    }
+    assert_eq!(eight, expected);
+    for buckets in 1..=net::MAX_BUCKETS {
+        let all: Vec<usize> = (2..=32).map(|p| net::output_bucket(p, buckets)).collect();
+        // Monotone, from 0 to the last bucket, none skipped, sizes within one.
+        assert_eq!(all[0], 0);
+        assert_eq!(*all.last().unwrap(), buckets - 1);
+        assert!(all.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        let sizes: Vec<usize> = (0..buckets)
+            .map(|b| all.iter().filter(|&&x| x == b).count())
+            .collect();
+        let (lo, hi) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+        assert!(hi - lo <= 1, "{buckets} buckets: {sizes:?}");
+        // Out-of-range counts (a hand-made position) stay in range.
+        assert_eq!(net::output_bucket(0, buckets), 0);
+        assert_eq!(net::output_bucket(40, buckets), buckets - 1);
+    }
+}
+
+/// A network whose output is its bucket number (zero output weights, bias
+/// b for bucket b): the evaluation shows which bucket was used.
+fn bucket_probe(buckets: usize) -> Network {
+    let r = random_network(256, buckets, 1);
+    let scale = 10;
+    Network::new(
+        256,
+        buckets,
+        r.input_weights().to_vec(),
+        r.input_bias().to_vec(),
+        vec![0; buckets * 512],
+        (0..buckets as i32).map(|b| b * net::QA * net::QB).collect(),
+        scale,
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_evaluation_uses_the_bucket_of_the_piece_count() {
+    let probe = Arc::new(bucket_probe(8));
+    let mut rng = SplitMix64::new(77);
+    let mut seen = [false; 8];
+    for _ in 0..40 {
+        let mut pos = Position::startpos();
+        let mut ev = Evaluator::new(Some(probe.clone()), &pos);
+        for _ in 0..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures, to get down to few pieces.
+            let caps: Vec<_> = moves.iter().filter(|m| pos.is_capture(**m)).collect();
+            let mv = if !caps.is_empty() && !rng.next_u64().is_multiple_of(3) {
+                *caps[rng.next_u64() as usize % caps.len()]
+            } else {
+                moves[rng.next_u64() as usize % moves.len()]
+            };
+            ev.push(&pos, mv);
+            pos.make_move(mv);
+            let pieces = chuhe_core::eval::piece_count(&pos);
+            let b = net::output_bucket(pieces, 8);
+            seen[b] = true;
+            assert_eq!(ev.evaluate(&pos), b as i32 * 10, "{}", pos.fen());
+            assert_eq!(evaluate_with(Some(&probe), &pos), b as i32 * 10);
+        }
+    }
+    assert!(seen.iter().all(|&s| s), "{seen:?}");
+}
+
+/// Plays random games with a network of the shape on the best arithmetic
+/// this CPU has and the same network on the portable one, comparing at
+/// every step the incremental accumulators of both with refreshes of both,
+/// and the evaluations (every bucket's: 2, 17 and 32 pieces).
+fn check_shape(hidden: usize, buckets: usize) {
+    let best = Arc::new(random_network(
+        hidden,
+        buckets,
+        hidden as u64 + buckets as u64,
+    ));
+    assert_eq!(best.simd(), Simd::detect());
+    let portable = Arc::new((*best).clone().with_simd(Simd::Portable).unwrap());
+    let mut rng = SplitMix64::new(hidden as u64 * 31 + buckets as u64);
+    let mut checked = 0;
+    for _ in 0..6 {
+        let mut pos = Position::startpos();
+        let mut ev_best = Evaluator::new(Some(best.clone()), &pos);
+        let mut ev_portable = Evaluator::new(Some(portable.clone()), &pos);
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.next_u64() as usize % moves.len()];
+            ev_best.push(&pos, mv);
+            ev_portable.push(&pos, mv);
+            pos.make_move(mv);
+            let acc = refreshed(&best, &pos);
+            assert_eq!(acc.len(), 2 * hidden);
+            assert_eq!(ev_best.accumulator(&pos).unwrap(), acc);
+            assert_eq!(ev_portable.accumulator(&pos).unwrap(), acc);
+            assert_eq!(refreshed(&portable, &pos), acc);
+            assert_eq!(ev_best.evaluate(&pos), ev_portable.evaluate(&pos));
+            assert_eq!(ev_best.evaluate(&pos), evaluate_with(Some(&best), &pos));
+            for pieces in [2, 17, 32] {
+                for stm in chuhe_core::board::Color::ALL {
+                    assert_eq!(
+                        best.evaluate(&acc, stm, pieces),
+                        portable.evaluate(&acc, stm, pieces)
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 500);
+}
+
+#[test]
+fn every_shape_updates_incrementally_and_avx2_matches_portable() {
+    if !Simd::Avx2.available() {
+        eprintln!("no AVX2 on this CPU: only the portable arithmetic is checked");
+    }
+    assert_eq!(Simd::detect() == Simd::Avx2, Simd::Avx2.available());
+    for hidden in WIDTHS {
+        for buckets in [1, 8] {
+            check_shape(hidden, buckets);
+        }
+    }
+}
+
+fn sample_records(n: usize, seed: u64) -> Vec<Record> {
+    data::random_game_records(n, seed)
 }
 
 #[test]
@@ -240,32 +542,322 @@ fn data_files_round_trip_append_and_concatenate() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The float network's and the exported integer network's evaluations of
+/// `recs` agree within the quantisation's error. That error is mostly the
+/// output weights' rounding to 1/QB, summed over 2 × hidden units like a
+/// random walk: it grows with the square root of the width.
+fn assert_export_follows(net: &FloatNet, recs: &[Record], scale: f32) {
+    let q = net.quantise(scale);
+    assert_eq!(
+        (q.hidden(), q.buckets()),
+        (net.layout.hidden, net.layout.buckets)
+    );
+    let q = Network::from_bytes(&q.to_bytes()).unwrap();
+    let widen = (net.layout.hidden as f32 / 256.0).sqrt();
+    for r in recs.iter().take(50) {
+        let pos = r.to_position().unwrap();
+        let f = train::float_eval(net, r, scale);
+        let i = evaluate_with(Some(&q), &pos) as f32;
+        assert!(
+            (f - i).abs() <= (8.0 + f.abs() * 0.05) * widen,
+            "{}: float {f} int {i}",
+            net.layout
+        );
+    }
+}
+
+/// A few epochs of every layout lower the loss (the shipped one, trained
+/// longest, by 30%), leave no NaN, and export faithfully.
 #[test]
-fn a_short_training_run_lowers_the_loss() {
-    let recs = sample_records(600, 2);
+fn every_layout_trains_and_exports_faithfully() {
+    let recs = sample_records(500, 2);
     let cfg = TrainConfig {
         batch: 64,
         lr: 0.01,
+        schedule: LrSchedule::Exponential { decay: 1.0 },
         wdl: 0.0,
         val_fraction: 0.0,
         ..Default::default()
     };
-    let mut t = Trainer::new(FloatNet::random(1));
-    let before = train::validation_loss(&t.net, &recs, &cfg);
-    let mut work = recs.clone();
-    for _ in 0..6 {
-        t.epoch(&mut work, &cfg, cfg.lr);
+    for (hidden, buckets, epochs, ratio) in [
+        (256, 1, 6, 0.7),
+        (256, 8, 3, 1.0),
+        (512, 1, 3, 1.0),
+        (512, 4, 3, 1.0),
+        (768, 2, 3, 1.0),
+        (1024, 1, 3, 1.0),
+        (1024, 16, 3, 1.0),
+    ] {
+        let layout = Layout::new(hidden, buckets).unwrap();
+        let mut t = Trainer::new(FloatNet::random(layout, 1));
+        assert_eq!(t.net.p.len(), layout.params());
+        let before = train::validation_loss(&t.net, &recs, &cfg);
+        let mut work = recs.clone();
+        for _ in 0..epochs {
+            t.epoch(&mut work, &cfg);
+        }
+        let after = train::validation_loss(&t.net, &recs, &cfg);
+        assert!(t.net.p.iter().all(|x| x.is_finite()), "{layout}");
+        assert!(after < before * ratio, "{layout}: loss {before} -> {after}");
+        assert_export_follows(&t.net, &recs, cfg.scale);
     }
-    let after = train::validation_loss(&t.net, &recs, &cfg);
-    assert!(after < before * 0.7, "loss {before} -> {after}");
-    // The integer export follows the float network.
-    let q = t.net.quantise(cfg.scale);
-    for r in recs.iter().take(50) {
-        let pos = r.to_position().unwrap();
-        let f = train::float_eval(&t.net, r, cfg.scale);
-        let i = evaluate_with(Some(&q), &pos) as f32;
-        assert!((f - i).abs() <= 8.0 + f.abs() * 0.05, "float {f} int {i}");
+    assert!(Layout::new(384, 1).is_err() && Layout::new(256, 0).is_err());
+    assert!(Layout::new(256, 17).is_err());
+}
+
+#[test]
+fn avx2_and_portable_training_agree_bit_for_bit() {
+    if !net::Simd::Avx2.available() {
+        eprintln!("no AVX2 on this CPU: nothing to compare");
+        return;
     }
+    let recs = sample_records(300, 4);
+    for layout in [Layout::SHIPPED, Layout::new(512, 4).unwrap()] {
+        let trained = |simd| {
+            let cfg = TrainConfig {
+                batch: 64,
+                lr: 0.01,
+                val_fraction: 0.0,
+                simd,
+                ..Default::default()
+            };
+            let mut t = Trainer::new(FloatNet::random(layout, 9));
+            let mut work = recs.clone();
+            let losses = [t.epoch(&mut work, &cfg), t.epoch(&mut work, &cfg)];
+            (losses, t.net.p)
+        };
+        let (fast, slow) = (trained(Simd::Avx2), trained(Simd::Portable));
+        assert_eq!(fast.0, slow.0, "{layout}");
+        assert!(
+            fast.1
+                .iter()
+                .zip(&slow.1)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{layout}"
+        );
+    }
+}
+
+#[test]
+fn checkpoints_record_the_layout_and_refuse_another() {
+    let dir = std::env::temp_dir().join(format!("chuhe-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let recs = sample_records(200, 5);
+    let cfg = TrainConfig {
+        batch: 64,
+        val_fraction: 0.0,
+        ..Default::default()
+    };
+    let layout = Layout::new(512, 8).unwrap();
+    let mut t = Trainer::new(FloatNet::random(layout, 3));
+    t.epoch(&mut recs.clone(), &cfg);
+    let path = dir.join("a.ckpt");
+    t.save_checkpoint(&path).unwrap();
+    let back = Trainer::resume(&path, layout).unwrap();
+    assert_eq!(back.layout(), layout);
+    assert_eq!(back.epoch, 1);
+    assert_eq!(back.net.p, t.net.p);
+    // Another layout is refused, naming both.
+    let e = Trainer::resume(&path, Layout::SHIPPED).err().unwrap();
+    assert!(
+        e.contains("512 hidden, 8 output buckets") && e.contains("256 hidden, 1 output bucket"),
+        "{e}"
+    );
+    // Damaged files.
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() - 4]).unwrap();
+    assert!(Trainer::load_checkpoint(&path).is_err());
+    let mut bad = bytes.clone();
+    bad[8] = 7; // hidden 512 -> 519
+    std::fs::write(&path, &bad).unwrap();
+    assert!(Trainer::load_checkpoint(&path)
+        .err()
+        .unwrap()
+        .contains("hidden width"));
+    // A format-1 checkpoint (before layouts) is the shipped layout.
+    let old = Trainer::new(FloatNet::random(Layout::SHIPPED, 4));
+    let mut v1 = b"CHUHECK1".to_vec();
+    for v in [Layout::SHIPPED.params() as u64, 5, 2] {
+        v1.extend_from_slice(&v.to_le_bytes());
+    }
+    for _ in 0..3 {
+        for x in &old.net.p {
+            v1.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    std::fs::write(&path, &v1).unwrap();
+    let back = Trainer::resume(&path, Layout::SHIPPED).unwrap();
+    assert_eq!((back.epoch, back.net.p.clone()), (2, old.net.p.clone()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn learning_rate_schedules() {
+    let base = TrainConfig {
+        epochs: 10,
+        lr: 0.01,
+        ..Default::default()
+    };
+    let at = |cfg: &TrainConfig, e, b| cfg.lr_at(e, b, 100, 1_000_000);
+    // Exponential (the default): per epoch, constant within one.
+    let exp = TrainConfig {
+        schedule: LrSchedule::Exponential { decay: 0.5 },
+        ..base.clone()
+    };
+    assert_eq!((at(&exp, 0, 0), at(&exp, 0, 99)), (0.01, 0.01));
+    assert_eq!(at(&exp, 2, 50), 0.0025);
+    // Step: drops every 3 epochs.
+    let step = TrainConfig {
+        schedule: LrSchedule::Step {
+            every: 3,
+            gamma: 0.1,
+        },
+        ..base.clone()
+    };
+    assert_eq!(at(&step, 2, 99), 0.01);
+    assert!((at(&step, 3, 0) - 0.001).abs() < 1e-9);
+    assert!((at(&step, 6, 0) - 0.0001).abs() < 1e-9);
+    // Cosine: from lr to the final rate, half-way at the middle, falling
+    // with every batch.
+    let cos = TrainConfig {
+        schedule: LrSchedule::Cosine { final_lr: 0.001 },
+        ..base.clone()
+    };
+    assert_eq!(at(&cos, 0, 0), 0.01);
+    assert!((at(&cos, 5, 0) - 0.0055).abs() < 1e-6);
+    assert!((at(&cos, 9, 99) - 0.001).abs() < 1e-5);
+    let mut last = f32::MAX;
+    for e in 0..10 {
+        for b in 0..100 {
+            let lr = at(&cos, e, b);
+            assert!(lr <= last);
+            last = lr;
+        }
+    }
+    // Warm-up: linear over the first batches of the run, then the schedule.
+    let warm = TrainConfig {
+        warmup: 10,
+        ..cos.clone()
+    };
+    assert!((warm.lr_at(0, 0, 100, 0) - 0.001).abs() < 1e-9);
+    assert!((warm.lr_at(0, 4, 100, 4) - 0.005 * at(&cos, 0, 4) / 0.01).abs() < 1e-9);
+    assert_eq!(warm.lr_at(0, 10, 100, 10), at(&cos, 0, 10));
+}
+
+/// A record of the start position after `moves` (ICCS), with a score and
+/// result.
+fn record_after(moves: &[&str], black_to_move_anyway: bool, score: i16, result: Wdl) -> Record {
+    let mut pos = Position::startpos();
+    for m in moves {
+        let mv = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|mv| mv.to_string() == *m)
+            .unwrap();
+        pos.make_move(mv);
+    }
+    let mut r = Record::from_position(&pos, score, result);
+    if black_to_move_anyway {
+        r.side = chuhe_core::board::Color::Black;
+    }
+    r
+}
+
+#[test]
+fn datamix_keeps_each_position_once_with_mean_score_and_result() {
+    use chuhe::train::mix;
+    let a = |s, w| record_after(&[], false, s, w);
+    let a_black = |s, w| record_after(&[], true, s, w);
+    let b = |s, w| record_after(&["h2e2"], false, s, w);
+    let c = |s, w| record_after(&["h2e2", "h9g7"], false, s, w);
+    let d = |s, w| record_after(&["b2e2"], false, s, w);
+    let records = vec![
+        a(10, Wdl::Win),
+        b(-5, Wdl::Win),
+        a(20, Wdl::Win),
+        c(7, Wdl::Draw),
+        a(41, Wdl::Draw),
+        b(-6, Wdl::Loss),
+        a_black(3, Wdl::Loss),
+        d(1, Wdl::Loss),
+        d(2, Wdl::Loss),
+        d(3, Wdl::Draw),
+    ];
+    let mixed = mix::mix(&records, 1);
+    assert_eq!(mixed.len(), 5);
+    let find = |want: &Record| {
+        *mixed
+            .iter()
+            .find(|r| r.pieces == want.pieces && r.side == want.side)
+            .unwrap()
+    };
+    // Two wins and a draw: 5 half points over 3, nearer a win.
+    assert_eq!(find(&a(0, Wdl::Draw)), a(24, Wdl::Win)); // (10 + 20 + 41) / 3 = 23.67
+                                                         // A win and a loss: the draw.
+    assert_eq!(find(&b(0, Wdl::Draw)), b(-6, Wdl::Draw)); // -5.5 rounds away from zero
+    assert_eq!(find(&c(0, Wdl::Draw)), c(7, Wdl::Draw));
+    // The side to move is part of the position.
+    assert_eq!(find(&a_black(0, Wdl::Draw)), a_black(3, Wdl::Loss));
+    // Two losses and a draw: 1 half point over 3, nearer a loss.
+    assert_eq!(find(&d(0, Wdl::Draw)), d(2, Wdl::Loss));
+    // A tie between two results goes to the draw.
+    let tie = mix::mix(&[b(0, Wdl::Win), b(0, Wdl::Draw)], 1);
+    assert_eq!(tie[0].result, Wdl::Draw);
+    let tie = mix::mix(&[b(0, Wdl::Loss), b(0, Wdl::Draw)], 1);
+    assert_eq!(tie[0].result, Wdl::Draw);
+    // Seeded: the same order again, another order with another seed.
+    let many = sample_records(2000, 6);
+    let (m1, m2, m3) = (mix::mix(&many, 1), mix::mix(&many, 1), mix::mix(&many, 2));
+    assert_eq!(m1, m2);
+    assert_ne!(m1, m3);
+    let sorted = |m: &[Record]| {
+        let mut v: Vec<_> = m.iter().map(|r| r.encode()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(&m1), sorted(&m3));
+    // Random games from the start repeat their first positions.
+    assert!(
+        m1.len() < many.len() && m1.len() > many.len() / 2,
+        "{}",
+        m1.len()
+    );
+}
+
+#[test]
+fn datamix_files_and_large_files_read_in_pieces() {
+    use chuhe::train::mix;
+    let dir = std::env::temp_dir().join(format!("chuhe-datamix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // More records than one read buffer (32768), and a partial block.
+    let recs = sample_records(45_000, 7);
+    let (p1, p2, out) = (dir.join("1.bin"), dir.join("2.bin"), dir.join("out.bin"));
+    for p in [&p1, &p2, &out] {
+        let _ = std::fs::remove_file(p);
+    }
+    DataWriter::append(&p1)
+        .unwrap()
+        .write(&recs[..40_000])
+        .unwrap();
+    DataWriter::append(&p2)
+        .unwrap()
+        .write(&recs[40_000..])
+        .unwrap();
+    let mut bytes = std::fs::read(&p1).unwrap();
+    bytes.extend_from_slice(&[9, 9, 9]);
+    std::fs::write(&p1, &bytes).unwrap();
+    assert_eq!(data::read_all(&p1).unwrap(), recs[..40_000]);
+    assert_eq!(data::decode_all(&bytes).unwrap(), recs[..40_000]);
+    let stats = mix::mix_files(&[p1.clone(), p2.clone()], &out, 3, &mut |_| {}).unwrap();
+    assert_eq!(stats.read, 45_000);
+    let mixed = data::read_all(&out).unwrap();
+    assert_eq!(mixed.len() as u64, stats.distinct);
+    assert_eq!(mixed, mix::mix(&recs, 3));
+    // An existing output is not overwritten or appended to.
+    let e = mix::mix_files(std::slice::from_ref(&p1), &out, 3, &mut |_| {}).unwrap_err();
+    assert!(e.contains("exists"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

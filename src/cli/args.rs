@@ -93,6 +93,19 @@ pub enum Command {
         #[arg(long)]
         plot: Option<PathBuf>,
     },
+    /// Merge datagen files into one new file with every position once (the
+    /// mean of its scores and results) in a seeded random order.
+    Datamix {
+        /// Training data files (chuhe datagen output).
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// The file to write (must not exist).
+        #[arg(long)]
+        out: PathBuf,
+        /// Seed of the shuffle.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Analyse a game: scores, best moves, marked mistakes, the rules
     /// verdict; writes the annotated game and an HTML report.
     Analyze(Box<AnalyzeArgs>),
@@ -191,13 +204,34 @@ pub struct TrainArgs {
     pub out: PathBuf,
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
+    /// Hidden units per perspective: 256, 512, 768 or 1024.
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// Output buckets, chosen by the number of pieces on the board (1-16).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
+    /// The starting learning rate.
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
-    /// Learning-rate factor applied after each epoch.
+    /// How the learning rate moves: `exp` (times --lr-decay after each
+    /// epoch), `step` (times --lr-decay every --lr-step epochs) or `cosine`
+    /// (half a cosine from --lr to --lr-final over the run, every batch).
+    #[arg(long, default_value = "exp", value_parser = ["exp", "step", "cosine"])]
+    pub lr_schedule: String,
+    /// Learning-rate factor applied after each epoch (exp) or step (step).
     #[arg(long, default_value_t = 0.92)]
     pub lr_decay: f32,
+    /// Epochs between the drops of the step schedule.
+    #[arg(long, default_value_t = 5)]
+    pub lr_step: usize,
+    /// The cosine schedule's last learning rate (default: --lr / 100).
+    #[arg(long)]
+    pub lr_final: Option<f32>,
+    /// Batches of linear warm-up at the start (any schedule).
+    #[arg(long, default_value_t = 0)]
+    pub warmup: u64,
     /// Weight of the game result in the target (0..1; the rest is the search score).
     #[arg(long, default_value_t = 0.3)]
     pub wdl: f32,

@@ -108,6 +108,17 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
         Some(Command::Train(args)) => train(*args),
         Some(Command::Tune(args)) => tune(*args, stop),
         Some(Command::WdlFit { data, plot }) => wdl_fit(&data, plot.as_deref()),
+        Some(Command::Datamix { data, out, seed }) => {
+            let stats = crate::train::mix::mix_files(&data, &out, seed, &mut |l| eprintln!("{l}"))?;
+            println!(
+                "read {} positions, wrote {} distinct ({} duplicates merged) to {}",
+                stats.read,
+                stats.distinct,
+                stats.read - stats.distinct,
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Book(cmd)) => book(cmd).map(|()| ExitCode::SUCCESS),
         Some(Command::Analyze(args)) => analyze::run(*args)
             .map(|()| ExitCode::SUCCESS)
@@ -236,17 +247,31 @@ fn wdl_fit(data: &[PathBuf], plot: Option<&Path>) -> Result<ExitCode, String> {
 fn train(a: TrainArgs) -> Result<ExitCode, String> {
     use crate::train;
     // Written as ranges so that NaN fails every test.
+    let lr_final = a.lr_final.unwrap_or(a.lr / 100.0);
     if !(0.0..=1.0).contains(&a.wdl)
         || !(f32::MIN_POSITIVE..=1e6).contains(&a.scale)
         || !(0.0..0.5).contains(&a.val_fraction)
         || a.batch == 0
         || !(f32::MIN_POSITIVE..=1.0).contains(&a.lr)
+        || !(0.0..=1.0).contains(&a.lr_decay)
+        || a.lr_step == 0
+        || !(0.0..=a.lr).contains(&lr_final)
     {
         return Err(
-            "need 0 <= --wdl <= 1, --scale > 0, 0 <= --val-fraction < 0.5, --batch > 0, --lr > 0"
+            "need 0 <= --wdl <= 1, --scale > 0, 0 <= --val-fraction < 0.5, --batch > 0, \
+             --lr > 0, 0 <= --lr-decay <= 1, --lr-step > 0, 0 <= --lr-final <= --lr"
                 .into(),
         );
     }
+    let layout = train::Layout::new(a.hidden, a.buckets)?;
+    let schedule = match a.lr_schedule.as_str() {
+        "step" => train::LrSchedule::Step {
+            every: a.lr_step,
+            gamma: a.lr_decay,
+        },
+        "cosine" => train::LrSchedule::Cosine { final_lr: lr_final },
+        _ => train::LrSchedule::Exponential { decay: a.lr_decay },
+    };
     if let Some(t) = a.threads {
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(t.clamp(1, 256))
@@ -254,8 +279,8 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
     }
     let mut records = Vec::new();
     for p in &a.data {
-        let r = crate::train::data::read_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        records.extend(r);
+        crate::train::data::read_into(p, &mut records)
+            .map_err(|e| format!("{}: {e}", p.display()))?;
     }
     if let Some(m) = a.max_positions {
         records.truncate(m);
@@ -270,7 +295,8 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
         epochs: a.epochs,
         batch: a.batch,
         lr: a.lr,
-        lr_decay: a.lr_decay,
+        schedule,
+        warmup: a.warmup,
         wdl: a.wdl,
         scale: a.scale,
         val_fraction: a.val_fraction,
@@ -279,8 +305,8 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
         ..Default::default()
     };
     let trainer = match a.resume {
-        Some(p) => train::Trainer::load_checkpoint(&p).map_err(|e| e.to_string())?,
-        None => train::Trainer::new(train::FloatNet::random(a.seed)),
+        Some(p) => train::Trainer::resume(&p, layout)?,
+        None => train::Trainer::new(train::FloatNet::random(layout, a.seed)),
     };
     let summary = train::summarise(&records);
     eprintln!(

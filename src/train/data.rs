@@ -285,9 +285,65 @@ impl DataWriter {
 
 /// Reads every record of a file (or of several concatenated files).
 pub fn read_all(path: &Path) -> Result<Vec<Record>, DataError> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?.read_to_end(&mut bytes)?;
-    decode_all(&bytes)
+    let mut out = Vec::new();
+    read_into(path, &mut out)?;
+    Ok(out)
+}
+
+/// Appends every record of a file to `out` (room reserved from the file's
+/// size, read in pieces: the memory needed is the records', not twice).
+pub fn read_into(path: &Path, out: &mut Vec<Record>) -> Result<(), DataError> {
+    let len = std::fs::metadata(path)?.len();
+    out.reserve((len / RECORD_SIZE as u64) as usize);
+    visit(path, |r| out.push(r))
+}
+
+/// Calls `f` with every record of a file in order, reading it a megabyte
+/// at a time; a trailing partial block (a run killed mid-write) is ignored.
+pub fn visit(path: &Path, mut f: impl FnMut(Record)) -> Result<(), DataError> {
+    let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
+    let mut buf = vec![0u8; RECORD_SIZE << 15];
+    let (mut offset, mut seen_header) = (0u64, false);
+    loop {
+        // Fill the buffer as far as the file goes.
+        let mut filled = 0;
+        while filled < buf.len() {
+            match file.read(&mut buf[filled..])? {
+                0 => break,
+                n => filled += n,
+            }
+        }
+        let whole = filled - filled % RECORD_SIZE;
+        for chunk in buf[..whole].chunks_exact(RECORD_SIZE) {
+            if let Some(r) = decode_block(chunk.try_into().unwrap(), offset, &mut seen_header)? {
+                f(r);
+            }
+            offset += RECORD_SIZE as u64;
+        }
+        if filled < buf.len() {
+            return Ok(());
+        }
+    }
+}
+
+/// One block: a header (None, after checking it) or a record.
+fn decode_block(
+    block: &[u8; RECORD_SIZE],
+    offset: u64,
+    seen_header: &mut bool,
+) -> Result<Option<Record>, DataError> {
+    if block[0] == HEADER_MARK {
+        check_header(block, offset)?;
+        *seen_header = true;
+        Ok(None)
+    } else if !*seen_header {
+        Err(DataError::BadHeader {
+            offset: 0,
+            why: "the file does not start with a header",
+        })
+    } else {
+        Record::decode(block, offset).map(Some)
+    }
 }
 
 /// Decodes a byte buffer of blocks; a trailing partial block (a run killed
@@ -296,19 +352,31 @@ pub fn decode_all(bytes: &[u8]) -> Result<Vec<Record>, DataError> {
     let mut out = Vec::with_capacity(bytes.len() / RECORD_SIZE);
     let mut seen_header = false;
     for (i, chunk) in bytes.chunks_exact(RECORD_SIZE).enumerate() {
-        let block: &[u8; RECORD_SIZE] = chunk.try_into().unwrap();
         let offset = (i * RECORD_SIZE) as u64;
-        if block[0] == HEADER_MARK {
-            check_header(block, offset)?;
-            seen_header = true;
-        } else if !seen_header {
-            return Err(DataError::BadHeader {
-                offset: 0,
-                why: "the file does not start with a header",
-            });
-        } else {
-            out.push(Record::decode(block, offset)?);
+        if let Some(r) = decode_block(chunk.try_into().unwrap(), offset, &mut seen_header)? {
+            out.push(r);
         }
     }
     Ok(out)
+}
+
+/// `n` positions of random games from the start position (restarted
+/// after 120 plies or at the end of a game), scored by the hand-crafted
+/// evaluation, with random results: data for tests and benchmarks.
+pub fn random_game_records(n: usize, seed: u64) -> Vec<Record> {
+    let mut rng = chuhe_core::rng::SplitMix64::new(seed);
+    let mut out = Vec::with_capacity(n);
+    let mut pos = Position::startpos();
+    while out.len() < n {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.ply() > 120 {
+            pos = Position::startpos();
+            continue;
+        }
+        pos.make_move(moves[rng.next_u64() as usize % moves.len()]);
+        let result = [Wdl::Loss, Wdl::Draw, Wdl::Win][rng.next_u64() as usize % 3];
+        let score = chuhe_core::eval::hce_evaluate(&pos) as i16;
+        out.push(Record::from_position(&pos, score, result));
+    }
+    out
 }

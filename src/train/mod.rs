@@ -1,36 +1,57 @@
 //! `chuhe train`: trains the network on `chuhe datagen` records.
 //!
-//! Float training of the architecture in `net` (sparse inputs → HIDDEN ×2
-//! perspectives → SCReLU → 1), then export with integer weights. The loss is
-//! the squared error between sigmoid(output) and a blend of the game result
-//! and sigmoid(score / scale); the network's output times `scale` is its
-//! evaluation in centipawns. Mini-batch AdamW, the batch split over threads
-//! with rayon; the input layer's gradient only touches the rows of the
-//! features present (about 32 of 1260 per perspective), never a dense
-//! multiply. Weights are clipped to what the integer format can hold.
+//! Float training of the architecture in `chuhe_core::nnue::net` (sparse
+//! inputs → `hidden` ×2 perspectives → SCReLU → one of `buckets` outputs,
+//! chosen by the piece count), then export with integer weights (format 2).
+//! The loss is the squared error between sigmoid(output) and a blend of the
+//! game result and sigmoid(score / scale); the network's output times
+//! `scale` is its evaluation in centipawns. Mini-batch AdamW, the batch
+//! split over threads with rayon; the input layer's gradient only touches
+//! the rows of the features present (about 32 of 1260 per perspective),
+//! never a dense multiply. Weights are clipped to what the integer format
+//! can hold. The learning rate follows a schedule (`LrSchedule`) with an
+//! optional linear warm-up. `float` holds the network and its passes,
+//! `mix` the de-duplicating shuffle of `chuhe datamix`.
 
 pub mod data;
+pub mod float;
+pub mod mix;
 pub mod wdl;
 
-use chuhe_core::nnue::net::{feature, Network, FEATURES, HIDDEN, QA, QB};
-use data::Record;
+pub use float::{FloatNet, Layout, WEIGHT_CLIP};
 
+use chuhe_core::nnue::net::{Network, FEATURES};
+use chuhe_core::nnue::simd::Simd;
 use chuhe_core::rng::SplitMix64;
+use data::Record;
+use float::batch_pass;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The largest weight the export keeps exact: output weights are i16 with
-/// |w·QB| ≤ 127 so that the inference's i16 product cannot overflow.
-const WEIGHT_CLIP: f32 = 127.0 / QB as f32;
+/// How the learning rate moves over the run (on top of `TrainConfig::lr`,
+/// the starting rate, and the optional warm-up).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LrSchedule {
+    /// lr × decay^e in epoch e (from 0): the original schedule.
+    Exponential { decay: f32 },
+    /// lr × gamma^⌊e / every⌋: drops by `gamma` every `every` epochs.
+    Step { every: usize, gamma: f32 },
+    /// Half a cosine from lr down to `final_lr` over the whole run, moved
+    /// after every batch.
+    Cosine { final_lr: f32 },
+}
 
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     pub epochs: usize,
     pub batch: usize,
+    /// The starting learning rate.
     pub lr: f32,
-    /// The learning rate is multiplied by this after each epoch.
-    pub lr_decay: f32,
+    pub schedule: LrSchedule,
+    /// Batches over which the rate rises linearly from lr / warmup to the
+    /// schedule's (0: none).
+    pub warmup: u64,
     pub weight_decay: f32,
     /// Weight of the game result in the target (0: score only, 1: result only).
     pub wdl: f32,
@@ -39,6 +60,8 @@ pub struct TrainConfig {
     pub val_fraction: f64,
     pub seed: u64,
     pub checkpoint: Option<PathBuf>,
+    /// The instruction set of the passes (the same results on either).
+    pub simd: Simd,
 }
 
 impl Default for TrainConfig {
@@ -47,166 +70,41 @@ impl Default for TrainConfig {
             epochs: 20,
             batch: 16384,
             lr: 0.001,
-            lr_decay: 0.92,
+            schedule: LrSchedule::Exponential { decay: 0.92 },
+            warmup: 0,
             weight_decay: 0.01,
             wdl: 0.3,
             scale: 300.0,
             val_fraction: 0.05,
             seed: 1,
             checkpoint: None,
+            simd: Simd::detect(),
         }
     }
 }
 
-const N_PARAMS: usize = FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
-const B1: usize = FEATURES * HIDDEN;
-const W2: usize = B1 + HIDDEN;
-const B2: usize = W2 + 2 * HIDDEN;
-
-/// Float parameters in one flat vector: input weights `[FEATURES][HIDDEN]`,
-/// input bias, output weights (side to move's half first), output bias.
-#[derive(Clone)]
-pub struct FloatNet {
-    pub p: Vec<f32>,
-}
-
-impl FloatNet {
-    pub fn random(seed: u64) -> FloatNet {
-        let mut rng = SplitMix64::new(seed);
-        let mut uniform =
-            |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
-        let mut p = vec![0f32; N_PARAMS];
-        // About 32 active inputs per perspective: small input weights keep
-        // the accumulator inside the SCReLU's live range at the start.
-        for w in &mut p[..B1] {
-            *w = uniform(0.1);
-        }
-        for w in &mut p[B1..W2] {
-            *w = 0.1 + uniform(0.05);
-        }
-        for w in &mut p[W2..B2] {
-            *w = uniform(0.1);
-        }
-        FloatNet { p }
-    }
-
-    /// The network's output (units of `scale`) for one record, with the
-    /// accumulators (pre-activation) of both perspectives written to `acc`.
-    fn forward(&self, feats: &[[u16; 32]; 2], n: usize, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
-        let mut out = self.p[B2];
-        for side in 0..2 {
-            let a = &mut acc[side];
-            a.copy_from_slice(&self.p[B1..W2]);
-            for &f in &feats[side][..n] {
-                let row = &self.p[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-                for (x, w) in a.iter_mut().zip(row) {
-                    *x += w;
-                }
+impl TrainConfig {
+    /// The learning rate for batch `batch` of `batches` in epoch `epoch`
+    /// (both from 0), `step` batches into the whole run.
+    pub fn lr_at(&self, epoch: usize, batch: usize, batches: usize, step: u64) -> f32 {
+        let lr = match self.schedule {
+            LrSchedule::Exponential { decay } => self.lr * decay.powi(epoch as i32),
+            LrSchedule::Step { every, gamma } => {
+                self.lr * gamma.powi((epoch / every.max(1)) as i32)
             }
-            let w2 = &self.p[W2 + side * HIDDEN..W2 + (side + 1) * HIDDEN];
-            for (x, w) in a.iter().zip(w2) {
-                let c = x.clamp(0.0, 1.0);
-                out += c * c * w;
+            LrSchedule::Cosine { final_lr } => {
+                let done = (epoch as f64 + batch as f64 / batches.max(1) as f64)
+                    / self.epochs.max(1) as f64;
+                let c = 0.5 * (1.0 + (std::f64::consts::PI * done.min(1.0)).cos());
+                (final_lr as f64 + (self.lr - final_lr) as f64 * c) as f32
             }
-        }
-        out
-    }
-
-    /// The integer network the engine runs.
-    pub fn quantise(&self, scale: f32) -> Network {
-        let q = |x: f32, m: i32| {
-            (x * m as f32)
-                .round()
-                .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         };
-        Network {
-            input_weights: self.p[..B1].iter().map(|&x| q(x, QA)).collect(),
-            input_bias: self.p[B1..W2].iter().map(|&x| q(x, QA)).collect(),
-            output_weights: self.p[W2..B2]
-                .iter()
-                .map(|&x| q(x.clamp(-WEIGHT_CLIP, WEIGHT_CLIP), QB))
-                .collect(),
-            output_bias: (self.p[B2] * (QA * QB) as f32).round() as i32,
-            scale: scale.round() as i32,
+        if step < self.warmup {
+            lr * (step + 1) as f32 / self.warmup as f32
+        } else {
+            lr
         }
     }
-}
-
-/// Features of both perspectives, side to move first; `mirror` flips the
-/// board left-right (xiangqi is symmetric, so this doubles the data).
-fn features(r: &Record, mirror: bool) -> ([[u16; 32]; 2], usize) {
-    let mut f = [[0u16; 32]; 2];
-    let persp = [r.side, r.side.flip()];
-    let mut n = 0;
-    for (sq, p) in r.pieces() {
-        let sq = if mirror { sq.flip_file() } else { sq };
-        for (k, &c) in persp.iter().enumerate() {
-            f[k][n] = feature(c, p, sq) as u16;
-        }
-        n += 1;
-    }
-    (f, n)
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn target(r: &Record, cfg: &TrainConfig) -> f32 {
-    let s = sigmoid(r.score as f32 / cfg.scale);
-    cfg.wdl * r.result.as_f32() + (1.0 - cfg.wdl) * s
-}
-
-/// Sum of the losses over `records` and, if `grad` is given, the gradient
-/// added to it.
-fn batch_pass(
-    net: &FloatNet,
-    records: &[Record],
-    cfg: &TrainConfig,
-    mirror_seed: Option<u64>,
-    mut grad: Option<&mut [f32]>,
-) -> f64 {
-    let mut acc = [[0f32; HIDDEN]; 2];
-    let mut loss = 0f64;
-    let mut dacc = [0f32; HIDDEN];
-    for (i, r) in records.iter().enumerate() {
-        let mirror = mirror_seed.is_some_and(|s| {
-            (s.wrapping_add(i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63) == 1
-        });
-        let (feats, n) = features(r, mirror);
-        let out = net.forward(&feats, n, &mut acc);
-        let pred = sigmoid(out);
-        let err = pred - target(r, cfg);
-        loss += (err * err) as f64;
-        let Some(g) = grad.as_deref_mut() else {
-            continue;
-        };
-        let dout = 2.0 * err * pred * (1.0 - pred);
-        g[B2] += dout;
-        for side in 0..2 {
-            let w2 = W2 + side * HIDDEN;
-            for h in 0..HIDDEN {
-                let x = acc[side][h];
-                let c = x.clamp(0.0, 1.0);
-                g[w2 + h] += dout * c * c;
-                dacc[h] = if x > 0.0 && x < 1.0 {
-                    dout * net.p[w2 + h] * 2.0 * x
-                } else {
-                    0.0
-                };
-            }
-            for (gb, d) in g[B1..W2].iter_mut().zip(&dacc) {
-                *gb += d;
-            }
-            for &f in &feats[side][..n] {
-                let row = &mut g[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-                for (gw, d) in row.iter_mut().zip(&dacc) {
-                    *gw += d;
-                }
-            }
-        }
-    }
-    loss
 }
 
 /// AdamW state.
@@ -218,33 +116,45 @@ pub struct Trainer {
     pub epoch: usize,
 }
 
-const CHECKPOINT_MAGIC: &[u8; 8] = b"CHUHECK1";
+/// Checkpoint files: magic, then (format 2) hidden, buckets, parameter
+/// count, AdamW step, epoch (u64 each), then the parameters and AdamW's two
+/// moments (f32 each). Format 1 (`CHECKPOINT_MAGIC_V1`, before output
+/// buckets and other widths) lacks hidden and buckets: 256 and 1.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"CHUHECK2";
+const CHECKPOINT_MAGIC_V1: &[u8; 8] = b"CHUHECK1";
 
 impl Trainer {
     pub fn new(net: FloatNet) -> Trainer {
+        let n = net.layout.params();
         Trainer {
             net,
-            m: vec![0.0; N_PARAMS],
-            v: vec![0.0; N_PARAMS],
+            m: vec![0.0; n],
+            v: vec![0.0; n],
             step: 0,
             epoch: 0,
         }
     }
 
+    pub fn layout(&self) -> Layout {
+        self.net.layout
+    }
+
     fn apply(&mut self, grad: &[f32], lr: f32, cfg: &TrainConfig, n: usize) {
         const B1_: f32 = 0.9;
         const B2_: f32 = 0.999;
+        const CHUNK: usize = 4096;
         self.step += 1;
         let bc1 = 1.0 - B1_.powi(self.step as i32);
         let bc2 = 1.0 - B2_.powi(self.step as i32);
         let inv_n = 1.0 / n as f32;
         let wd = 1.0 - lr * cfg.weight_decay;
+        let layout = self.net.layout;
         self.net
             .p
-            .par_chunks_mut(4096)
-            .zip(self.m.par_chunks_mut(4096))
-            .zip(self.v.par_chunks_mut(4096))
-            .zip(grad.par_chunks(4096))
+            .par_chunks_mut(CHUNK)
+            .zip(self.m.par_chunks_mut(CHUNK))
+            .zip(self.v.par_chunks_mut(CHUNK))
+            .zip(grad.par_chunks(CHUNK))
             .enumerate()
             .for_each(|(ci, (((p, m), v), g))| {
                 for i in 0..p.len() {
@@ -252,9 +162,8 @@ impl Trainer {
                     m[i] = B1_ * m[i] + (1.0 - B1_) * gi;
                     v[i] = B2_ * v[i] + (1.0 - B2_) * gi * gi;
                     let upd = (m[i] / bc1) / ((v[i] / bc2).sqrt() + 1e-8);
-                    let idx = ci * 4096 + i;
                     let mut x = p[i];
-                    if idx < B1 || (W2..B2).contains(&idx) {
+                    if layout.is_weight(ci * CHUNK + i) {
                         x *= wd;
                     }
                     x -= lr * upd;
@@ -263,8 +172,9 @@ impl Trainer {
             });
     }
 
-    /// One epoch over `train`; returns the mean training loss.
-    pub fn epoch(&mut self, train: &mut [Record], cfg: &TrainConfig, lr: f32) -> f64 {
+    /// One epoch over `train` (shuffled first), the learning rate from
+    /// `cfg`'s schedule; returns the mean training loss.
+    pub fn epoch(&mut self, train: &mut [Record], cfg: &TrainConfig) -> f64 {
         let mut rng =
             SplitMix64::new(cfg.seed ^ (self.epoch as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F));
         for i in (1..train.len()).rev() {
@@ -272,8 +182,10 @@ impl Trainer {
             train.swap(i, j);
         }
         let threads = rayon::current_num_threads().max(1);
+        let params = self.net.layout.params();
         let mut total = 0f64;
-        let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0f32; N_PARAMS]).collect();
+        let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0f32; params]).collect();
+        let batches = train.len().div_ceil(cfg.batch.max(1));
         for (bi, batch) in train.chunks(cfg.batch).enumerate() {
             let per = batch.len().div_ceil(threads);
             let net = &self.net;
@@ -298,6 +210,7 @@ impl Trainer {
                     .for_each(|(a, b)| a.iter_mut().zip(b).for_each(|(x, y)| *x += y));
             }
             let g = std::mem::take(&mut grads[0]);
+            let lr = cfg.lr_at(self.epoch, bi, batches, self.step);
             self.apply(&g, lr, cfg, batch.len());
             grads[0] = g;
             total += loss;
@@ -308,41 +221,93 @@ impl Trainer {
 
     pub fn save_checkpoint(&self, path: &Path) -> std::io::Result<()> {
         let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+        let l = self.net.layout;
         f.write_all(CHECKPOINT_MAGIC)?;
-        f.write_all(&(N_PARAMS as u64).to_le_bytes())?;
-        f.write_all(&self.step.to_le_bytes())?;
-        f.write_all(&(self.epoch as u64).to_le_bytes())?;
+        for v in [
+            l.hidden as u64,
+            l.buckets as u64,
+            l.params() as u64,
+            self.step,
+            self.epoch as u64,
+        ] {
+            f.write_all(&v.to_le_bytes())?;
+        }
         for x in self.net.p.iter().chain(&self.m).chain(&self.v) {
             f.write_all(&x.to_le_bytes())?;
         }
         f.flush()
     }
 
+    /// The checkpoint at `path`, which must hold a network of `layout`
+    /// (the one the command line asks for).
+    pub fn resume(path: &Path, layout: Layout) -> Result<Trainer, String> {
+        let t = Trainer::load_checkpoint(path)?;
+        let held = t.layout();
+        if held != layout {
+            return Err(format!(
+                "{}: the checkpoint holds a network of {held} (--hidden {} --buckets {}), \
+                 this run asks for {layout} (--hidden {} --buckets {}); resume with the \
+                 checkpoint's --hidden and --buckets, or start without --resume",
+                path.display(),
+                held.hidden,
+                held.buckets,
+                layout.hidden,
+                layout.buckets
+            ));
+        }
+        Ok(t)
+    }
+
     pub fn load_checkpoint(path: &Path) -> Result<Trainer, String> {
         let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let bad = |why: &str| format!("{}: not a usable checkpoint: {why}", path.display());
-        if b.len() < 32 || &b[..8] != CHECKPOINT_MAGIC {
-            return Err(bad("bad magic"));
-        }
+        let bad = |why: String| format!("{}: not a usable checkpoint: {why}", path.display());
         let u = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
-        if u(8) as usize != N_PARAMS {
-            return Err(bad("different architecture"));
+        let (layout, header) = match b.get(..8) {
+            Some(m) if m == CHECKPOINT_MAGIC && b.len() >= 48 => {
+                let layout = Layout::new(u(8) as usize, u(16) as usize).map_err(bad)?;
+                if u(24) as usize != layout.params() {
+                    return Err(bad(format!(
+                        "{} parameters for a network of {layout}",
+                        u(24)
+                    )));
+                }
+                (layout, 32)
+            }
+            Some(m) if m == CHECKPOINT_MAGIC_V1 && b.len() >= 32 => {
+                let layout = Layout::SHIPPED;
+                if u(8) as usize != layout.params() {
+                    return Err(bad(format!(
+                        "{} parameters (format 1 holds {layout})",
+                        u(8)
+                    )));
+                }
+                (layout, 16)
+            }
+            _ => return Err(bad("bad magic".into())),
+        };
+        // `header`: where step and epoch are.
+        let n = layout.params();
+        let floats_at = header + 16;
+        if b.len() != floats_at + 12 * n {
+            return Err(bad(format!(
+                "{} bytes, expected {}",
+                b.len(),
+                floats_at + 12 * n
+            )));
         }
-        if b.len() != 32 + 12 * N_PARAMS {
-            return Err(bad("truncated"));
-        }
-        let floats: Vec<f32> = b[32..]
+        let floats: Vec<f32> = b[floats_at..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
             .collect();
         Ok(Trainer {
             net: FloatNet {
-                p: floats[..N_PARAMS].to_vec(),
+                layout,
+                p: floats[..n].to_vec(),
             },
-            m: floats[N_PARAMS..2 * N_PARAMS].to_vec(),
-            v: floats[2 * N_PARAMS..].to_vec(),
-            step: u(16),
-            epoch: u(24) as usize,
+            m: floats[n..2 * n].to_vec(),
+            v: floats[2 * n..].to_vec(),
+            step: u(header),
+            epoch: u(header + 8) as usize,
         })
     }
 }
@@ -378,27 +343,34 @@ pub fn run(
 ) -> Result<(), String> {
     let (mut train, val) = split(records, cfg);
     log(&format!(
-        "train {} positions, validation {}, epochs {}..{}",
+        "train {} positions, validation {}, network {}, epochs {}..{}, {:?} arithmetic",
         train.len(),
         val.len(),
+        trainer.layout(),
         trainer.epoch + 1,
-        cfg.epochs
+        cfg.epochs,
+        cfg.simd
     ));
     if let Some(dir) = &cfg.checkpoint {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    let batches = train.len().div_ceil(cfg.batch.max(1));
     while trainer.epoch < cfg.epochs {
-        let lr = cfg.lr * cfg.lr_decay.powi(trainer.epoch as i32);
+        let first_lr = cfg.lr_at(trainer.epoch, 0, batches, trainer.step);
         let t = std::time::Instant::now();
-        let tl = trainer.epoch(&mut train, cfg, lr);
+        let tl = trainer.epoch(&mut train, cfg);
+        let secs = t.elapsed().as_secs_f64();
+        let last_lr = cfg.lr_at(trainer.epoch - 1, batches - 1, batches, trainer.step - 1);
         let vl = validation_loss(&trainer.net, &val, cfg);
+        let lr = if first_lr == last_lr {
+            format!("{first_lr:.6}")
+        } else {
+            format!("{first_lr:.6}..{last_lr:.6}")
+        };
         log(&format!(
-            "epoch {} lr {:.6} train loss {:.6} validation loss {:.6} ({:.1} s)",
+            "epoch {} lr {lr} train loss {tl:.6} validation loss {vl:.6} ({secs:.1} s, {:.0} positions/s)",
             trainer.epoch,
-            lr,
-            tl,
-            vl,
-            t.elapsed().as_secs_f64()
+            train.len() as f64 / secs.max(1e-9),
         ));
         if let Some(dir) = &cfg.checkpoint {
             let p = dir.join(format!("epoch-{}.ckpt", trainer.epoch));
@@ -485,7 +457,31 @@ pub fn fit_scale(records: &[Record]) -> f32 {
 /// The float network's evaluation of a record in centipawns (side to move's
 /// view): for comparing with the exported integer network.
 pub fn float_eval(net: &FloatNet, r: &Record, scale: f32) -> f32 {
-    let (feats, n) = features(r, false);
-    let mut acc = [[0f32; HIDDEN]; 2];
-    net.forward(&feats, n, &mut acc) * scale
+    float::forward(net, r) * scale
+}
+
+/// A network of the given shape with random weights of about a trained
+/// network's size (for tests and benchmarks: every feature matters, so any
+/// slip in the arithmetic shows).
+pub fn random_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    let mut rng = SplitMix64::new(seed);
+    let mut draw = |n: usize, lo: i64, hi: i64| -> Vec<i64> {
+        (0..n)
+            .map(|_| lo + (rng.next_u64() % (hi - lo + 1) as u64) as i64)
+            .collect()
+    };
+    let to16 = |v: Vec<i64>| v.into_iter().map(|x| x as i16).collect();
+    Network::new(
+        hidden,
+        buckets,
+        to16(draw(FEATURES * hidden, -40, 40)),
+        to16(draw(hidden, -20, 80)),
+        to16(draw(buckets * 2 * hidden, -127, 127)),
+        draw(buckets, -5000, 5000)
+            .into_iter()
+            .map(|x| x as i32)
+            .collect(),
+        300,
+    )
+    .expect("a shape the engine runs")
 }

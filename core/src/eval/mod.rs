@@ -19,7 +19,9 @@ mod trace;
 pub use trace::{trace, EvalTrace};
 
 use crate::board::{Move, Position};
+use crate::nnue::aligned::AlignedI16;
 use crate::nnue::net::{Accumulator, Changes, Network};
+use crate::nnue::simd::Kernel;
 use std::sync::Arc;
 
 /// Evaluations stay well inside this bound, far from mate and rule-win scores.
@@ -38,17 +40,24 @@ fn hce_with_sum(pos: &Position, psq: psqt::Packed) -> i32 {
     hce::evaluate(pos, psq).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
+/// A ply's record of the network's state (its accumulator is in
+/// `Evaluator::accs`).
+#[derive(Default)]
 struct Frame {
-    acc: Accumulator,
     changes: Changes,
     computed: bool,
+    /// Pieces on the board (they choose the network's output bucket).
+    pieces: u8,
 }
 
 /// A search thread's evaluation state (see the module doc).
 pub struct Evaluator {
     net: Option<Arc<Network>>,
-    /// The network's accumulators, one frame per ply (network only).
+    /// One frame per ply (network only).
     frames: Vec<Frame>,
+    /// The frames' accumulators, `2 * hidden` values each, one after the
+    /// other (each starts a cache line: the widths are multiples of 256).
+    accs: AlignedI16,
     /// The hand-crafted evaluation's sums, one per ply (without a network).
     sums: Vec<psqt::Packed>,
     top: usize,
@@ -61,6 +70,7 @@ impl Evaluator {
         let mut e = Evaluator {
             net,
             frames: Vec::new(),
+            accs: AlignedI16::default(),
             sums: Vec::new(),
             top: 0,
         };
@@ -81,28 +91,27 @@ impl Evaluator {
             return;
         };
         if self.frames.is_empty() {
-            self.frames.push(Frame {
-                acc: Accumulator::default(),
-                changes: Changes::default(),
-                computed: false,
-            });
+            self.frames.push(Frame::default());
+            self.accs.resize(2 * net.hidden());
         }
-        net.refresh(pieces_of(pos), &mut self.frames[0].acc);
+        net.refresh(pieces_of(pos), &mut self.accs[..]);
         self.frames[0].computed = true;
+        self.frames[0].pieces = piece_count(pos) as u8;
     }
 
     fn push_frame(&mut self, changes: Changes) {
+        // A capture removes two pieces' features and adds one.
+        let pieces = self.frames[self.top].pieces - (changes.removed.len() == 2) as u8;
         self.top += 1;
         if self.frames.len() <= self.top {
-            self.frames.push(Frame {
-                acc: Accumulator::default(),
-                changes: Changes::default(),
-                computed: false,
-            });
+            self.frames.push(Frame::default());
+            let stride = self.net.as_ref().map_or(0, |n| 2 * n.hidden());
+            self.accs.resize(stride * (self.top + 1));
         }
         let f = &mut self.frames[self.top];
         f.changes = changes;
         f.computed = false;
+        f.pieces = pieces;
     }
 
     /// Call before `pos.make_move(mv)`.
@@ -157,27 +166,57 @@ impl Evaluator {
             debug_assert_eq!(self.sums[self.top], psqt::sum(pos));
             return hce_with_sum(pos, self.sums[self.top]);
         };
-        if !self.frames[self.top].computed {
-            let mut k = self.top;
-            while !self.frames[k].computed {
-                k -= 1;
-            }
-            for j in k + 1..=self.top {
-                let (done, rest) = self.frames.split_at_mut(j);
-                let f = &mut rest[0];
-                net.update(&done[j - 1].acc, &mut f.acc, &f.changes);
-                f.computed = true;
-            }
+        let mut k = self.top;
+        while !self.frames[k].computed {
+            k -= 1;
         }
-        net.evaluate(&self.frames[self.top].acc, pos.side_to_move())
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        debug_assert_eq!(self.frames[self.top].pieces as usize, piece_count(pos));
+        net.run(CatchUp {
+            net,
+            frames: &mut self.frames[k..=self.top],
+            accs: &mut self.accs[k * 2 * net.hidden()..],
+            stm: pos.side_to_move(),
+        })
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The current accumulator brought up to date (for tests).
-    pub fn accumulator(&mut self, pos: &Position) -> Option<&Accumulator> {
-        self.net.as_ref()?;
+    /// The current accumulators brought up to date, Red's then Black's
+    /// (for tests).
+    pub fn accumulator(&mut self, pos: &Position) -> Option<&[i16]> {
+        let stride = 2 * self.net.as_ref()?.hidden();
         self.evaluate(pos);
-        Some(&self.frames[self.top].acc)
+        Some(&self.accs[self.top * stride..(self.top + 1) * stride])
+    }
+}
+
+/// The evaluation of the last of `frames`: the accumulators of the frames
+/// after the first (which is computed) brought up to date, then the
+/// output. One kernel, so the whole of it runs in the network's instance
+/// (width, instruction set) with one dispatch.
+struct CatchUp<'a> {
+    net: &'a Network,
+    frames: &'a mut [Frame],
+    /// The frames' accumulators, from the first frame's on.
+    accs: &'a mut [i16],
+    stm: crate::board::Color,
+}
+
+impl Kernel for CatchUp<'_> {
+    type Output = i32;
+    #[inline(always)]
+    fn run<const H: usize, const AVX2: bool>(self) -> i32 {
+        let stride = 2 * H;
+        for j in 1..self.frames.len() {
+            let (done, rest) = self.accs.split_at_mut(j * stride);
+            let f = &mut self.frames[j];
+            self.net
+                .update_at::<H>(&done[(j - 1) * stride..], rest, &f.changes);
+            f.computed = true;
+        }
+        let j = self.frames.len() - 1;
+        let pieces = self.frames[j].pieces as usize;
+        self.net
+            .evaluate_at::<H, AVX2>(&self.accs[j * stride..], self.stm, pieces)
     }
 }
 
@@ -189,6 +228,13 @@ pub fn pieces_of(
         .map(move |sq| (sq, pos.piece_at(sq).expect("occupied square has a piece")))
 }
 
+/// The number of pieces on the board (it chooses the network's output
+/// bucket).
+#[inline]
+pub fn piece_count(pos: &Position) -> usize {
+    pos.occupied().0.count_ones() as usize
+}
+
 /// A one-off evaluation of `pos` with `net` (None: hand-crafted), from
 /// scratch; the search uses an `Evaluator` instead.
 pub fn evaluate_with(net: Option<&Network>, pos: &Position) -> i32 {
@@ -197,7 +243,7 @@ pub fn evaluate_with(net: Option<&Network>, pos: &Position) -> i32 {
         Some(net) => {
             let mut acc = Accumulator::default();
             net.refresh(pieces_of(pos), &mut acc);
-            net.evaluate(&acc, pos.side_to_move())
+            net.evaluate(&acc, pos.side_to_move(), piece_count(pos))
                 .clamp(-EVAL_LIMIT, EVAL_LIMIT)
         }
     }

@@ -4,7 +4,7 @@
 //! board minus the evaluation without it, as Stockfish's `eval` derives
 //! piece values from its network).
 
-use super::{evaluate_with, hce_evaluate, pieces_of, EVAL_LIMIT};
+use super::{evaluate_with, hce_evaluate, piece_count, pieces_of, EVAL_LIMIT};
 use crate::board::{Color, Piece, PieceKind, Position, Square};
 use crate::nnue::net::{Accumulator, Network};
 
@@ -47,7 +47,8 @@ pub fn trace(net: Option<&Network>, pos: &Position) -> EvalTrace {
                 return None;
             }
             net.refresh(pieces_of(pos).filter(|&(s, _)| s != sq), &mut acc);
-            let v = net.evaluate(&acc, pos.side_to_move());
+            // One piece fewer: the output bucket of the board without it.
+            let v = net.evaluate(&acc, pos.side_to_move(), piece_count(pos) - 1);
             let without = red_view(pos, v.clamp(-EVAL_LIMIT, EVAL_LIMIT));
             Some((sq, piece, whole - without))
         })

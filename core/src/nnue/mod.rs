@@ -2,7 +2,9 @@
 //! and the one built into the binary. Training data and the trainer are
 //! tools (`chuhe`'s `train` module).
 
+pub mod aligned;
 pub mod net;
+pub mod simd;
 
 use net::Network;
 use once_cell::sync::Lazy;
