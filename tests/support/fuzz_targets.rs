@@ -348,6 +348,13 @@ const OPTION_NAMES: &[&str] = &[
     "BookFile",
     "Randomness",
     "UCI_Variant",
+    "MultiPV",
+    "Skill Level",
+    "skilllevel",
+    "UCI_LimitStrength",
+    "UCI_Elo",
+    "UCI_ShowWDL",
+    "showwdl",
     "nosuchoption",
 ];
 
@@ -467,7 +474,7 @@ pub fn protocol_line(r: &mut Rng, bounded: bool) -> String {
         12 => r.pick(&["ponderhit", "ponderhit draw", "stop"]).to_string(),
         13 => format!("probe {}", position_line(r)),
         14 => r
-            .pick(&["ucinewgame", "setoption newgame", "", "   "])
+            .pick(&["ucinewgame", "setoption newgame", "", "   ", "d", "eval"])
             .to_string(),
         _ => r
             .pick(&["xyzzy", "go go go", "position", "setoption", "quitx"])
