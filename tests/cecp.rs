@@ -702,3 +702,58 @@ fn quit_ends_the_session_even_while_thinking() {
     e.engine_move();
     assert!(e.exits());
 }
+
+#[test]
+fn multipv_and_skill_level_options() {
+    let mut e = Engine::xboard();
+    let features = e.log.clone();
+    for name in [
+        "MultiPV -spin",
+        "Skill Level -spin",
+        "UCI_LimitStrength -check",
+        "UCI_Elo -spin",
+    ] {
+        assert!(
+            features.iter().any(|l| l.contains(name)),
+            "{name}: {features:?}"
+        );
+    }
+    // MultiPV 3 in analysis: three thinking lines of each depth, three
+    // different first moves.
+    e.sends(&["new", "post", "option MultiPV=3", "analyze"]);
+    let start = Position::startpos();
+    let mut by_depth: Vec<String> = Vec::new();
+    while by_depth.len() < 9 {
+        by_depth.push(e.thinking_from(&start));
+    }
+    e.send("exit");
+    e.sync();
+    let depth = |l: &String| l.split(' ').next().unwrap().to_string();
+    let first = |l: &String| {
+        l.split('\t')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let d = depth(&by_depth[3]);
+    let same: Vec<&String> = by_depth.iter().filter(|l| depth(l) == d).collect();
+    assert_eq!(same.len(), 3, "{by_depth:?}");
+    let mut moves: Vec<String> = same.iter().map(|l| first(l)).collect();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), 3, "{same:?}");
+    // A low skill level still answers with a legal move.
+    e.sends(&[
+        "option MultiPV=1",
+        "option Skill Level=1",
+        "new",
+        "level 0 1 0",
+        "usermove h2e2",
+    ]);
+    let mv = e.engine_move();
+    assert!(position(START_FEN, &["h2e2"]).is_legal(mv));
+    assert!(!e.log.iter().any(|l| l.starts_with("Error")), "{:?}", e.log);
+}

@@ -5,7 +5,7 @@
 //! and by preferring a plausible move to the best one, never by a random
 //! blunder. So a level does two things:
 //! - it limits the search to a node budget that grows with the level (a
-//!   few hundred nodes at level 0, about half a million at 19), so
+//!   few hundred nodes at level 0, about 800 thousand at 19), so
 //!   tactics beyond its horizon go unseen;
 //! - it searches several lines (at least `LINES`) and draws the move among
 //!   those whose score is within the level's margin of the best, the better
@@ -22,11 +22,36 @@ use crate::search::{Limits, PvLine, Score};
 pub const MAX_LEVEL: u32 = 20;
 /// Lines searched at a reduced level: the candidates of the choice.
 const LINES: usize = 4;
+/// The budget of level 0. With less, four lines do not get past the first
+/// ply, and one-ply play measured stronger than two-ply play (300 nodes
+/// beat 630 by 62-38 over 100 games): the levels would not rise with the
+/// budget at the bottom.
+const LEVEL_0_NODES: f64 = 630.0;
 
-/// The Elo range `UCI_Elo` accepts, and where the levels sit on it (see
-/// `Strength::from_elo`; the README says how the scale was measured).
-pub const MIN_ELO: u32 = 1000;
-pub const MAX_ELO: u32 = 2800;
+/// The levels' ratings as measured (README, "Analysis and playing
+/// strength"): (level, Elo), levels rising. The ladder up to level 12 is
+/// self-play between levels two apart; levels 12, 14 and 16 were played
+/// against ElephantEye 3.31 at 5 s + 0.05 s, which the scale places at
+/// EE_ANCHOR; full strength (20) is its result against ElephantEye at
+/// 10 s + 0.1 s. Only the differences were measured: the anchor is a choice.
+const SCALE: [(u32, u32); 10] = [
+    (0, 532),
+    (2, 669),
+    (4, 849),
+    (6, 1104),
+    (8, 1423),
+    (10, 1987),
+    (12, 2272),
+    (14, 2535),
+    (16, 2691),
+    (20, 3180),
+];
+/// Where ElephantEye 3.31 at 5 s + 0.05 s sits on the scale.
+pub const EE_ANCHOR: u32 = 2500;
+
+/// The Elo range `UCI_Elo` accepts: level 0's rating up to level 19's.
+pub const MIN_ELO: u32 = SCALE[0].1;
+pub const MAX_ELO: u32 = 3058;
 
 /// A playing strength: a level between 0 and `MAX_LEVEL`, fractional so
 /// that an Elo setting falls between two levels smoothly.
@@ -56,13 +81,33 @@ impl Strength {
     }
 
     /// `UCI_Elo`: the level whose measured rating is `elo`, interpolated
-    /// between the calibrated levels.
+    /// between the measured levels; never full strength.
     pub fn from_elo(elo: u32) -> Strength {
         let elo = elo.clamp(MIN_ELO, MAX_ELO) as f64;
-        let level = (elo - MIN_ELO as f64) / (MAX_ELO - MIN_ELO) as f64 * MAX_LEVEL as f64;
-        Strength {
-            level: level.clamp(0.0, MAX_LEVEL as f64 - 0.5),
+        let mut level = 0.0;
+        for w in SCALE.windows(2) {
+            let ((l0, e0), (l1, e1)) = (w[0], w[1]);
+            if elo >= e0 as f64 {
+                let t = ((elo - e0 as f64) / (e1 - e0) as f64).min(1.0);
+                level = l0 as f64 + t * (l1 - l0) as f64;
+            }
         }
+        Strength {
+            level: level.min(MAX_LEVEL as f64 - 1.0),
+        }
+    }
+
+    /// The rating of this strength on the scale `UCI_Elo` uses.
+    pub fn elo(&self) -> u32 {
+        let mut elo = SCALE[0].1 as f64;
+        for w in SCALE.windows(2) {
+            let ((l0, e0), (l1, e1)) = (w[0], w[1]);
+            if self.level >= l0 as f64 {
+                let t = ((self.level - l0 as f64) / (l1 - l0) as f64).min(1.0);
+                elo = e0 as f64 + t * (e1 - e0) as f64;
+            }
+        }
+        elo.round() as u32
     }
 
     pub fn is_full(&self) -> bool {
@@ -71,7 +116,7 @@ impl Strength {
 
     /// The search's node budget at this level.
     pub fn nodes(&self) -> u64 {
-        (300.0 * 1.45f64.powf(self.level)) as u64
+        (LEVEL_0_NODES * 1.45f64.powf(self.level)) as u64
     }
 
     /// How far below the best line (centipawns) a line may score and still
@@ -154,6 +199,18 @@ mod tests {
             "UCI_Elo always limits"
         );
         assert!(Strength::from_elo(MIN_ELO).nodes() <= Strength::level(0).nodes());
+        assert!(SCALE.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        assert_eq!(Strength::level(MAX_LEVEL - 1).elo(), MAX_ELO);
+        // UCI_Elo finds the level with that rating.
+        for l in 0..MAX_LEVEL {
+            let elo = Strength::level(l).elo();
+            let back = Strength::from_elo(elo);
+            // Within the rounding of the rating to a whole number.
+            assert!((back.level - l as f64).abs() < 0.02, "{l} {elo} {back:?}");
+            if l + 1 < MAX_LEVEL {
+                assert!(Strength::from_elo(elo + 1).nodes() > Strength::level(l).nodes());
+            }
+        }
         let mut l = Limits::default();
         Strength::level(5).restrict(&mut l);
         assert_eq!(l.multipv, LINES);
