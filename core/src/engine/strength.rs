@@ -32,7 +32,7 @@ const LEVEL_0_NODES: f64 = 630.0;
 /// strength"): (level, Elo), levels rising. The ladder up to level 12 is
 /// self-play between levels two apart; levels 12, 14 and 16 were played
 /// against ElephantEye 3.31 at 5 s + 0.05 s, which the scale places at
-/// EE_ANCHOR; full strength (20) is its result against ElephantEye at
+/// 2500; full strength (20) is its result against ElephantEye at
 /// 10 s + 0.1 s. Only the differences were measured: the anchor is a choice.
 const SCALE: [(u32, u32); 10] = [
     (0, 532),
@@ -46,8 +46,6 @@ const SCALE: [(u32, u32); 10] = [
     (16, 2691),
     (20, 3180),
 ];
-/// Where ElephantEye 3.31 at 5 s + 0.05 s sits on the scale.
-pub const EE_ANCHOR: u32 = 2500;
 
 /// The Elo range `UCI_Elo` accepts: level 0's rating up to level 19's.
 pub const MIN_ELO: u32 = SCALE[0].1;
