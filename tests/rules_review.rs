@@ -710,6 +710,33 @@ fn check_flipped(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome
     );
 }
 
+/// A case mirrored left to right (file a to i): xiangqi is symmetric, so
+/// the classes, the verdict and the search's view must not change.
+fn check_mirrored(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome, reason: Reason) {
+    let (board, rest) = fen.split_once(' ').expect("a FEN with a side to move");
+    let expand = |rank: &str| -> String {
+        rank.chars()
+            .map(|c| match c.to_digit(10) {
+                Some(n) => "1".repeat(n as usize),
+                None => c.to_string(),
+            })
+            .collect()
+    };
+    let mirrored: Vec<String> = board
+        .split('/')
+        .map(|rank| expand(rank).chars().rev().collect())
+        .collect();
+    let fen = format!("{} {rest}", mirrored.join("/"));
+    let cycle: Vec<String> = cycle
+        .split_whitespace()
+        .map(|text| {
+            let mv: Move = text.parse().expect("a move");
+            Move::new(mv.from().flip_file(), mv.to().flip_file()).to_string()
+        })
+        .collect();
+    check(&fen, &cycle.join(" "), classes, outcome, reason);
+}
+
 /// Both: each rook move wins a new knight through Ne2+ (see above). Forbidden.
 #[test]
 fn a_check_that_defuses_the_mate_makes_the_attack_a_chase() {
@@ -736,6 +763,7 @@ fn a_check_that_defuses_the_mate_makes_the_attack_a_chase() {
         ("check", "after the check f0e2")
     );
     check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_mirrored(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
     let flipped = flip_colours_fen(fen);
     assert_eq!(
         chased_how(&flipped, "i7h7 c0a2 h7i7 a2c0", 0),
@@ -762,6 +790,7 @@ fn without_the_knight_the_attacks_whose_captures_allow_mate_are_idle() {
     let classes = [Idle, Idle, Idle, Idle];
     check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_mirrored(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
 }
 
 /// Without the cannon e0, Ne2 is no check: all idle.
@@ -771,6 +800,7 @@ fn without_the_cannon_the_attacks_whose_captures_allow_mate_are_idle() {
     let classes = [Idle, Idle, Idle, Idle];
     check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_mirrored(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
 }
 
 /// A check at hand that does not defuse the mate against every answer: the
@@ -784,6 +814,7 @@ fn a_check_that_leaves_the_mate_standing_wins_nothing() {
     let classes = [Idle, Idle, Idle, Idle];
     check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_mirrored(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     let from_h2 = "2b1k3N/7n1/8n/2r6/9/9/9/7R1/3K5/4C4 w - - 0 1";
     for line in ["i9g8 e9e8 h2h8 c6d6", "i9g8 i7g8 h2h8 c6d6"] {
         let v = rules::judge(&replay(Some(from_h2), line).expect("legal"));
@@ -801,6 +832,7 @@ fn attacks_whose_captures_allow_a_cannon_mate_are_idle() {
     let classes = [Idle, Idle, Idle, Idle];
     check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_mirrored(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     let from_h2 = "2b1k4/7n1/8n/9/2c6/9/3p5/7R1/3K5/9 w - - 0 1";
     let v = rules::judge(&replay(Some(from_h2), "h2h8 c5d5").expect("legal"));
     assert_eq!(v.map(|v| v.reason), Some(Reason::Checkmate));
@@ -815,6 +847,7 @@ fn attacks_whose_captures_allow_no_mate_are_chases() {
     let classes = [Chase, Idle, Chase, Idle];
     check(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
     check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_mirrored(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
     assert_eq!(chased(fen, SWING, 0), ["knight h8"]);
     assert_eq!(chased(fen, SWING, 2), ["knight i7"]);
     // Taken at once and kept: a direct chase, no check named.
