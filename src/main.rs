@@ -9,6 +9,9 @@ use std::sync::Arc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        quiet_on_closed_output();
+    }
     // A process-wide handler is the program's business, never a library's:
     // only the tools that can stop cleanly get one.
     let stop = Arc::new(AtomicBool::new(false));
@@ -28,3 +31,20 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// A tool whose output is cut short (`chuhe perft ... | head`) should end
+/// quietly, as Unix tools do, rather than panic on the next `println!`: Rust
+/// ignores SIGPIPE, so the default action is restored for the tools. The
+/// engine itself keeps Rust's default: its protocol output handles a
+/// closed pipe by exiting (`core/src/protocol/output.rs`).
+#[cfg(unix)]
+fn quiet_on_closed_output() {
+    // SAFETY: setting a signal's disposition to its default is
+    // async-signal-safe and done before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_on_closed_output() {}

@@ -62,3 +62,21 @@ fn perft_rejects_bad_fen_with_a_message() {
     assert!(!ok);
     assert!(err.contains("depth"), "{err}");
 }
+
+/// Output cut short (`chuhe perft --divide | head -1`) ends the tool
+/// quietly, as a Unix tool ends, never with a panic's message.
+#[cfg(unix)]
+#[test]
+fn a_closed_output_ends_the_tool_without_a_panic() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["perft", "--depth", "4", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run chuhe");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for chuhe");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
