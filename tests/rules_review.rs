@@ -2,7 +2,8 @@
 //! each with its control (the same cycle with one piece changed) so that a
 //! judge that ignored the detail would fail one of the two. Every cycle is
 //! played twice, so the start position occurs a third time. The reasoning
-//! cites the seeds (../shared/seeds, 1999 rulebook 第24-29条 and 棋例细则).
+//! cites the rule documents the project was made from (the 1999 rulebook
+//! 第24-29条 and 棋例细则; docs/RULES.md restates them).
 
 use chuhe_core::board::{flip_colours_fen, Move, Position};
 use chuhe_core::rules::{self, judge_repetition, How, MoveClass, Outcome, Reason, RepetitionScore};

@@ -432,26 +432,31 @@ fn result_cross_entropy(records: &[Record], k: f32) -> f64 {
 /// and losses).
 pub fn fit_scale(records: &[Record]) -> f32 {
     let f = |x: f64| result_cross_entropy(records, x.exp() as f32);
-    let (mut a, mut b) = (20f64.ln(), 2000f64.ln());
+    golden_min(f, 20f64.ln(), 2000f64.ln(), 40).exp() as f32
+}
+
+/// The x in [lo, hi] minimising `f`, which must have a single minimum
+/// there: golden-section search, narrowing the interval `iterations` times.
+pub(crate) fn golden_min(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, iterations: u32) -> f64 {
     let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut c, mut d) = (hi - g * (hi - lo), lo + g * (hi - lo));
     let (mut fc, mut fd) = (f(c), f(d));
-    for _ in 0..40 {
+    for _ in 0..iterations {
         if fc < fd {
-            b = d;
+            hi = d;
             d = c;
             fd = fc;
-            c = b - g * (b - a);
+            c = hi - g * (hi - lo);
             fc = f(c);
         } else {
-            a = c;
+            lo = c;
             c = d;
             fc = fd;
-            d = a + g * (b - a);
+            d = lo + g * (hi - lo);
             fd = f(d);
         }
     }
-    ((a + b) / 2.0).exp() as f32
+    (lo + hi) / 2.0
 }
 
 /// The float network's evaluation of a record in centipawns (side to move's

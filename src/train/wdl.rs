@@ -9,6 +9,7 @@
 //! count. `plot_svg` draws the observed odds against the model's.
 
 use super::data::{Record, Wdl};
+use super::golden_min;
 
 /// Scores are binned this finely for the fit.
 const BIN_CP: i32 = 10;
@@ -90,32 +91,10 @@ fn log_likelihood(h: &Histogram, a: f64, b: f64) -> f64 {
 fn fit_one(h: &Histogram) -> (f64, f64) {
     let (mut a, mut b) = (300.0, 100.0);
     for _ in 0..12 {
-        a = golden(|a| -log_likelihood(h, a, b), 0.0, 2000.0);
-        b = golden(|b| -log_likelihood(h, a, b), 5.0, 1500.0);
+        a = golden_min(|a| -log_likelihood(h, a, b), 0.0, 2000.0, 60);
+        b = golden_min(|b| -log_likelihood(h, a, b), 5.0, 1500.0, 60);
     }
     (a, b)
-}
-
-fn golden(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut c, mut d) = (hi - g * (hi - lo), lo + g * (hi - lo));
-    let (mut fc, mut fd) = (f(c), f(d));
-    for _ in 0..60 {
-        if fc < fd {
-            hi = d;
-            d = c;
-            fd = fc;
-            c = hi - g * (hi - lo);
-            fc = f(c);
-        } else {
-            lo = c;
-            c = d;
-            fc = fd;
-            d = lo + g * (hi - lo);
-            fd = f(d);
-        }
-    }
-    (lo + hi) / 2.0
 }
 
 /// Weighted least-squares cubic through (t, y) with weights w.
