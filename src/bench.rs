@@ -284,20 +284,37 @@ fn score_text(s: Score) -> String {
     }
 }
 
-/// Searches every suite position for `movetime_ms` from a fresh table,
+/// How long a suite run searches each position.
+#[derive(Clone, Copy, Debug)]
+pub enum SuiteBudget {
+    /// Milliseconds: what a player waits, but what fits in them depends
+    /// on the machine and on what else runs there.
+    Movetime(u64),
+    /// Nodes: the same tree on any machine, however loaded, so two builds
+    /// compare exactly on a shared machine.
+    Nodes(u64),
+}
+
+/// Searches every suite position within `budget` from a fresh table,
 /// writing one line per position and the summary (`suite_summary`).
 pub fn run_suite(
     net: Option<Arc<Network>>,
     cases: &[MateCase],
-    movetime_ms: u64,
+    budget: SuiteBudget,
     threads: usize,
     hash_mb: usize,
     out: &mut dyn FnMut(&str),
 ) -> Vec<MateOutcome> {
     let mut engine = new_engine(net, threads, hash_mb);
-    let limits = Limits {
-        movetime: Some(std::time::Duration::from_millis(movetime_ms)),
-        ..Limits::default()
+    let limits = match budget {
+        SuiteBudget::Movetime(ms) => Limits {
+            movetime: Some(std::time::Duration::from_millis(ms)),
+            ..Limits::default()
+        },
+        SuiteBudget::Nodes(n) => Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        },
     };
     let mut outcomes = Vec::new();
     for (i, case) in cases.iter().enumerate() {

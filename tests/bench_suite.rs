@@ -201,3 +201,56 @@ fn a_damaged_suite_file_is_an_error() {
     assert!(!ok);
     assert!(err.contains("cannot read"), "{err}");
 }
+
+/// `--nodes`: every position gets the same search on any machine, so two
+/// runs agree line for line apart from the times, and no search runs far
+/// past the budget.
+#[test]
+fn a_node_budget_makes_suite_runs_repeatable() {
+    let cases = read_suite_file(Path::new(SUITE)).unwrap();
+    let text: String = cases
+        .iter()
+        .filter(|c| c.mate >= 5)
+        .take(3)
+        .map(|c| format!("{} ; mate {} ; {}\n", c.fen, c.mate, c.source))
+        .collect();
+    let file = TempFile::new("nodes.txt", &text);
+    let run = || {
+        let (ok, out, err) = chuhe(&["bench", "--suite", file.path(), "--nodes", "20000"]);
+        assert!(ok, "{err}");
+        out.lines()
+            .take(3)
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let nodes: u64 = w[w.iter().position(|&x| x == "nodes").unwrap() + 1]
+                    .parse()
+                    .unwrap();
+                // A search stops at its next poll of the limit: within a
+                // few thousand nodes of it.
+                assert!(nodes <= 20000 + 4096, "{l}");
+                // Everything but the proof time (field 9).
+                let mut w = w.clone();
+                w.remove(9);
+                w.join(" ")
+            })
+            .collect::<Vec<String>>()
+    };
+    let first = run();
+    assert_eq!(first.len(), 3);
+    assert_eq!(first, run());
+
+    let (ok, _, err) = chuhe(&["bench", "--suite", file.path(), "--nodes", "0"]);
+    assert!(!ok && err.contains("--nodes must be at least 1"), "{err}");
+    let (ok, _, err) = chuhe(&["bench", "--nodes", "1000"]);
+    assert!(!ok && err.contains("--suite"), "{err}");
+    let (ok, _, err) = chuhe(&[
+        "bench",
+        "--suite",
+        file.path(),
+        "--nodes",
+        "9",
+        "--movetime",
+        "5",
+    ]);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+}

@@ -34,7 +34,8 @@ pub enum Command {
     },
     /// Search a fixed list of positions to a fixed depth: the node count is
     /// the search's signature, the speed its nps figure. With --suite: count
-    /// the mates of a mate suite proved in --movetime per position.
+    /// the mates of a mate suite proved in --movetime (or --nodes) per
+    /// position.
     Bench {
         #[arg(long, default_value_t = BENCH_DEPTH)]
         depth: u32,
@@ -51,10 +52,15 @@ pub enum Command {
         #[arg(long)]
         movetime: Option<u64>,
         /// Search each position of a mate suite (`FEN ; mate N ; source`
-        /// lines, e.g. tests/data/mates.txt) for --movetime ms from a fresh
-        /// table; report the mates proved and the time to each proof.
+        /// lines, e.g. tests/data/mates.txt) for --movetime ms (or --nodes)
+        /// from a fresh table; report the mates proved and the time to each
+        /// proof.
         #[arg(long, conflicts_with = "fen")]
         suite: Option<PathBuf>,
+        /// With --suite: search each position for this many nodes instead
+        /// of --movetime, the same work however busy the machine is.
+        #[arg(long, requires = "suite", conflicts_with = "movetime")]
+        nodes: Option<u64>,
         /// Evaluation: `nnue` (the built-in network), `hce` (hand-crafted),
         /// or a network file.
         #[arg(long, default_value = "nnue")]

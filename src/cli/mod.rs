@@ -54,6 +54,7 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
             fen,
             movetime,
             suite,
+            nodes,
             eval,
         }) => {
             use chuhe_core::search::{MAX_DEPTH, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB};
@@ -70,8 +71,12 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
                 // A measurement: the exit status does not depend on the
                 // count, only on the suite file being readable.
                 let cases = crate::bench::read_suite_file(&path)?;
-                let ms = movetime.unwrap_or(1000);
-                crate::bench::run_suite(net, &cases, ms, threads, hash, &mut print);
+                let budget = match nodes {
+                    Some(0) => return Err("--nodes must be at least 1".to_string()),
+                    Some(n) => crate::bench::SuiteBudget::Nodes(n),
+                    None => crate::bench::SuiteBudget::Movetime(movetime.unwrap_or(1000)),
+                };
+                crate::bench::run_suite(net, &cases, budget, threads, hash, &mut print);
                 return Ok(ExitCode::SUCCESS);
             }
             match fen {
