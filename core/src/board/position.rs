@@ -259,6 +259,22 @@ impl Position {
             .expect("the colour-flipped twin of a legal position is legal")
     }
 
+    /// The ranks of a diagram, rank 9 first: the rank's number and its
+    /// squares from file a, each a piece letter (upper case for Red) or
+    /// `.`, separated by spaces. Shared by `{:?}` and the protocols' `d`.
+    pub fn diagram_rows(&self) -> impl Iterator<Item = (usize, String)> + '_ {
+        (0..10).rev().map(move |rank| {
+            let letters: Vec<String> = (0..9)
+                .map(|file| {
+                    self.piece_at(Square::from_index(rank * 9 + file))
+                        .map_or('.', |p| p.letter())
+                        .to_string()
+                })
+                .collect();
+            (rank, letters.join(" "))
+        })
+    }
+
     pub fn fen(&self) -> String {
         let mut s = String::with_capacity(90);
         for rank in (0..10).rev() {
@@ -711,15 +727,8 @@ impl fmt::Display for Position {
 impl fmt::Debug for Position {
     /// The board as a diagram with rank 9 on top, then the FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for r in (0..10).rev() {
-            write!(f, "{r} ")?;
-            for file in 0..9 {
-                let c = self
-                    .piece_at(Square::from_index(r * 9 + file))
-                    .map_or('.', |p| p.letter());
-                write!(f, "{c} ")?;
-            }
-            writeln!(f)?;
+        for (r, row) in self.diagram_rows() {
+            writeln!(f, "{r} {row}")?;
         }
         writeln!(f, "  a b c d e f g h i")?;
         write!(f, "{}", self.fen())

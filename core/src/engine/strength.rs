@@ -82,14 +82,7 @@ impl Strength {
     /// between the measured levels; never full strength.
     pub fn from_elo(elo: u32) -> Strength {
         let elo = elo.clamp(MIN_ELO, MAX_ELO) as f64;
-        let mut level = 0.0;
-        for w in SCALE.windows(2) {
-            let ((l0, e0), (l1, e1)) = (w[0], w[1]);
-            if elo >= e0 as f64 {
-                let t = ((elo - e0 as f64) / (e1 - e0) as f64).min(1.0);
-                level = l0 as f64 + t * (l1 - l0) as f64;
-            }
-        }
+        let level = on_scale(elo, |(level, elo)| (elo as f64, level as f64));
         Strength {
             level: level.min(MAX_LEVEL as f64 - 1.0),
         }
@@ -97,15 +90,7 @@ impl Strength {
 
     /// The rating of this strength on the scale `UCI_Elo` uses.
     pub fn elo(&self) -> u32 {
-        let mut elo = SCALE[0].1 as f64;
-        for w in SCALE.windows(2) {
-            let ((l0, e0), (l1, e1)) = (w[0], w[1]);
-            if self.level >= l0 as f64 {
-                let t = ((self.level - l0 as f64) / (l1 - l0) as f64).min(1.0);
-                elo = e0 as f64 + t * (e1 - e0) as f64;
-            }
-        }
-        elo.round() as u32
+        on_scale(self.level, |(level, elo)| (level as f64, elo as f64)).round() as u32
     }
 
     pub fn is_full(&self) -> bool {
@@ -161,6 +146,21 @@ impl Strength {
         }
         Some(best)
     }
+}
+
+/// The scale read one way or the other: `axes` turns a (level, Elo) point
+/// into (x, y), and the answer is y at `x` on the line through the points,
+/// held at the ends. Both ways read the same line, so `from_elo` and `elo`
+/// are each other's inverse between the points.
+fn on_scale(x: f64, axes: impl Fn((u32, u32)) -> (f64, f64)) -> f64 {
+    let mut y = axes(SCALE[0]).1;
+    for w in SCALE.windows(2) {
+        let ((x0, y0), (x1, y1)) = (axes(w[0]), axes(w[1]));
+        if x >= x0 {
+            y = y0 + ((x - x0) / (x1 - x0)).min(1.0) * (y1 - y0);
+        }
+    }
+    y
 }
 
 /// A score as centipawns for comparing lines: mates far beyond any

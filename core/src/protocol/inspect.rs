@@ -9,15 +9,8 @@ use crate::eval::EvalTrace;
 /// checkers and the number of legal moves.
 pub fn display(pos: &Position) -> Vec<String> {
     let mut lines = vec![String::from("   +-------------------+")];
-    for rank in (0..10).rev() {
-        let row: Vec<String> = (0..9)
-            .map(|file| {
-                pos.piece_at(Square::from_index(rank * 9 + file))
-                    .map_or('.', |p| p.letter())
-                    .to_string()
-            })
-            .collect();
-        lines.push(format!(" {rank} | {} |", row.join(" ")));
+    for (rank, row) in pos.diagram_rows() {
+        lines.push(format!(" {rank} | {row} |"));
         if rank == 5 {
             lines.push("   |  ~~~~~ 楚河 ~~~~  |".to_string());
         }
