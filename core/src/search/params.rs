@@ -78,6 +78,12 @@ params! {
     qs_futility QS_FUTILITY "QsFutility" = 150, 50..=400;
     /// Aspiration window half-width at the start.
     asp_delta ASP_DELTA "AspDelta" = 24, 8..=80;
+    /// Singular extensions: from this depth, with the singular beta this
+    /// many sixteenths of a centipawn per ply below the TT score; a move
+    /// this much further below it is extended twice.
+    se_depth SE_DEPTH "SeDepth" = 7, 4..=12;
+    se_margin SE_MARGIN "SeMargin" = 32, 8..=96;
+    se_double SE_DOUBLE "SeDouble" = 20, 0..=80;
 }
 
 /// The parameter called `name` (ignoring case).

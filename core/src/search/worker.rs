@@ -22,6 +22,9 @@ use std::time::Instant;
 /// How often (in nodes) a thread looks at the clock and the stop flags.
 const POLL_MASK: u64 = 1023;
 
+/// A singular move is extended twice at most this many times on a path.
+const SE_MAX_DOUBLE: u8 = 6;
+
 /// The late-move reduction at depth `d` for move number `m` (both ≥ 1).
 fn lmr_formula(d: usize, m: usize) -> i32 {
     let base = params::lmr_base() as f64 / 100.0;
@@ -105,6 +108,11 @@ struct Frame {
     /// Continuation key of the move played from this node (NO_CONT for a
     /// null move or none yet).
     cont: usize,
+    /// The move a singular-extension search leaves out here (NONE: none).
+    excluded: Move,
+    /// Double extensions on the path to this node: capped, or a line of
+    /// singular moves could grow without end.
+    double_exts: u8,
 }
 
 /// The outcome of one thread's iterative deepening.
@@ -173,6 +181,8 @@ impl<'a> Worker<'a> {
                     static_eval: EVAL_NONE,
                     plies_from_null: usize::MAX / 2,
                     cont: NO_CONT,
+                    excluded: Move::NONE,
+                    double_exts: 0,
                 };
                 MAX_PLY + 4
             ],
@@ -254,6 +264,7 @@ impl<'a> Worker<'a> {
         }
         debug_assert_eq!(key, self.pos.key());
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
+        self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
     }
 
     #[inline]
@@ -361,6 +372,7 @@ impl<'a> Worker<'a> {
 
         let in_check = self.pos.in_check();
         let key = self.pos.key();
+        let excluded = self.stack[ply].excluded;
         let hit = self.shared.tt.probe(key);
         let tt_move = if root && !self.prev_best.is_none() {
             self.prev_best
@@ -368,7 +380,7 @@ impl<'a> Worker<'a> {
             hit.map_or(Move::NONE, |h| h.mv)
         };
         if let Some(h) = hit {
-            if !pv && h.depth >= depth {
+            if !pv && excluded.is_none() && h.depth >= depth {
                 if let Some(s) = tt_cutoff(&h, ply, alpha, beta) {
                     return s;
                 }
@@ -405,7 +417,7 @@ impl<'a> Worker<'a> {
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
 
-        if !pv && !in_check && !root {
+        if !pv && !in_check && !root && excluded.is_none() {
             // Reverse futility: far enough above beta that a quiet move will
             // not bring the score back down in the few plies left.
             // A side without attackers may be stalemated (a loss), which a
@@ -474,7 +486,7 @@ impl<'a> Worker<'a> {
         let big = self.has_big_pieces();
 
         while let Some(mv) = mp.next(&self.pos, self.heur) {
-            if root && !self.root_allowed(mv) {
+            if (root && !self.root_allowed(mv)) || mv == excluded {
                 continue;
             }
             move_count += 1;
@@ -520,13 +532,53 @@ impl<'a> Worker<'a> {
             // are full of checks, and extending them everywhere cost more
             // than it found in self-play at equal nodes. Bounded by ply so
             // that perpetual checking lines end.
-            let ext = (gives_check
+            let mut ext = (gives_check
                 && pv
                 && (ply as i32) < 2 * self.root_depth
                 && see_ge(&self.pos, mv, -50)) as i32;
+
+            // Singular extension: when the TT move beats every other move
+            // by a margin (a search without it fails low), it is extended;
+            // when the others beat beta too, the node is cut (multi-cut);
+            // when the TT move's score was already above beta, it is
+            // searched shallower.
+            if !root
+                && mv == tt_move
+                && depth >= params::se_depth()
+                && (ply as i32) < 2 * self.root_depth
+            {
+                if let Some(h) = hit.filter(|h| {
+                    h.bound != Bound::Upper
+                        && h.depth >= depth - 3
+                        && from_tt(h.score, ply).abs() < WIN_BOUND
+                }) {
+                    let tt_score = from_tt(h.score, ply);
+                    let s_beta = tt_score - params::se_margin() * depth / 16;
+                    self.stack[ply].excluded = mv;
+                    let v = self.search(false, (depth - 1) / 2, s_beta - 1, s_beta, ply, cut);
+                    self.stack[ply].excluded = Move::NONE;
+                    if self.aborted {
+                        return 0;
+                    }
+                    if v < s_beta {
+                        ext = 1;
+                        if !pv
+                            && v < s_beta - params::se_double()
+                            && self.stack[ply].double_exts < SE_MAX_DOUBLE
+                        {
+                            ext = 2;
+                        }
+                    } else if s_beta >= beta {
+                        return s_beta;
+                    } else if tt_score >= beta {
+                        ext = -1;
+                    }
+                }
+            }
             let new_depth = depth - 1 + ext;
 
             self.make(mv, ply, Some(gives_check));
+            self.stack[ply + 1].double_exts += (ext >= 2) as u8;
             let mut v = -INF;
             if depth >= 3 && move_count > 1 + root as usize && (!capture || cut) {
                 let mut r = reduction(depth, move_count);
@@ -572,14 +624,23 @@ impl<'a> Worker<'a> {
         }
 
         if move_count == 0 {
-            // No legal move: mated or stalemated, both lost in xiangqi.
-            return mated_in(ply);
+            // No legal move: mated or stalemated, both lost in xiangqi. With
+            // a move left out, the one move there is beats this bound.
+            return if excluded.is_none() {
+                mated_in(ply)
+            } else {
+                alpha
+            };
         }
 
         if best >= beta && !self.pos.is_capture(best_move) {
             self.reward_quiet(ply, best_move, &quiets, depth, prev, conts);
         }
 
+        if !excluded.is_none() {
+            // A search without one move: its result is not this node's.
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if pv && !best_move.is_none() {
