@@ -6,12 +6,12 @@
 //! 第24-29条 and 棋例细则; docs/RULES.md restates them).
 
 use chuhe_core::board::{flip_colours_fen, Move, Position};
-use chuhe_core::rules::{self, judge_repetition, How, MoveClass, Outcome, Reason, RepetitionScore};
+use chuhe_core::rules::{self, judge_repetition, How, MoveClass, Outcome, Reason};
 use MoveClass::*;
 
 mod common;
 use chuhe::judge::{replay, target};
-use common::{check, twice};
+use common::{assert_judged, check, search_view, twice};
 
 /// The targets named for ply `ply` of the judged stretch.
 fn chased(fen: &str, cycle: &str, ply: usize) -> Vec<String> {
@@ -683,31 +683,18 @@ fn check_flipped(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome
     let cycle: Vec<String> = cycle.split_whitespace().map(mirror).collect();
     let cycle = cycle.join(" ");
     let pos = twice(&flipped, &cycle);
-    let report = judge_repetition(&pos).expect("a repetition");
-    let got: Vec<MoveClass> = report.moves.iter().map(|m| m.class).collect();
-    let want: Vec<MoveClass> = classes.iter().chain(classes).copied().collect();
-    assert_eq!(got, want, "classes of {cycle} from {flipped}");
     let swapped = match outcome {
         Outcome::RedWins => Outcome::BlackWins,
         Outcome::BlackWins => Outcome::RedWins,
         Outcome::Draw => Outcome::Draw,
     };
-    let v = rules::judge(&pos).expect("judged at the third occurrence");
-    assert_eq!(
-        (v.outcome, v.reason),
+    assert_judged(
+        &pos,
+        &flipped,
+        &cycle,
+        classes,
         (swapped, reason),
-        "verdict of {cycle} from {flipped}"
-    );
-    let search = match outcome {
-        Outcome::Draw => RepetitionScore::Draw,
-        Outcome::RedWins => RepetitionScore::Win,
-        Outcome::BlackWins => RepetitionScore::Loss,
-    };
-    let plies = cycle.split_whitespace().count();
-    assert_eq!(
-        rules::repetition_in_search(&pos, plies),
-        search,
-        "search view of {cycle} from {flipped}"
+        search_view(outcome),
     );
 }
 

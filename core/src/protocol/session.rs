@@ -645,14 +645,7 @@ fn build_position(spec: &PositionSpec) -> Result<Position, String> {
 
 fn no_move_result() -> Done {
     Done {
-        result: SearchResult {
-            best: None,
-            ponder: None,
-            score: Score::Mate(0),
-            depth: 0,
-            nodes: 0,
-            lines: Vec::new(),
-        },
+        result: SearchResult::no_move(),
         pv: Vec::new(),
         from_book: false,
     }

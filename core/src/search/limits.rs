@@ -105,6 +105,21 @@ pub struct SearchResult {
     pub lines: Vec<PvLine>,
 }
 
+impl SearchResult {
+    /// The answer where the side to move has no legal move: no move, and
+    /// mated now (a stalemate loses too).
+    pub fn no_move() -> SearchResult {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Mate(0),
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        }
+    }
+}
+
 /// A handle another thread uses to stop or ponderhit a running search.
 #[derive(Clone, Debug, Default)]
 pub struct StopHandle {

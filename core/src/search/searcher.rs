@@ -229,14 +229,7 @@ impl Searcher {
         let legal = pos.legal_moves();
         if legal.is_empty() {
             wait_unbounded(stop, limits);
-            return SearchResult {
-                best: None,
-                ponder: None,
-                score: Score::Mate(0),
-                depth: 0,
-                nodes: 0,
-                lines: Vec::new(),
-            };
+            return SearchResult::no_move();
         }
         let mut root_moves = limits.root_moves(pos);
         if root_moves.is_empty() {
