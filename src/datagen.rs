@@ -28,7 +28,10 @@ pub struct DatagenConfig {
     /// The number of the first game: a stopped run goes on with the same
     /// seed from the games it had played, without repeating them.
     pub first_game: u64,
+    /// The hard node limit of each move's search.
     pub nodes: u64,
+    /// No new iteration past this many nodes (None: only the hard limit).
+    pub soft_nodes: Option<u64>,
     pub threads: usize,
     pub out: PathBuf,
     pub openings: Vec<Opening>,
@@ -63,8 +66,13 @@ struct GameRecords {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tally {
     pub games: u64,
-    /// Positions searched (one search each).
+    /// Positions searched (one search each), the nodes they took and the
+    /// depths of their last finished iterations, summed: the cost of a kept
+    /// position in nodes, which unlike positions a second does not depend
+    /// on what else the machine runs.
     pub searched: u64,
+    pub nodes: u64,
+    pub depth: u64,
     pub kept: u64,
     pub in_check: u64,
     pub capture_best: u64,
@@ -82,6 +90,8 @@ impl Tally {
     fn add(&mut self, o: &Tally) {
         self.games += o.games;
         self.searched += o.searched;
+        self.nodes += o.nodes;
+        self.depth += o.depth;
         self.kept += o.kept;
         self.in_check += o.in_check;
         self.capture_best += o.capture_best;
@@ -98,7 +108,8 @@ impl Tally {
         let g = self.games;
         format!(
             "plies/game {:.0} kept {:.0}% (skipped: check {:.0}%, capture {:.0}%, decided {:.0}%) \
-             ends: rules {:.0}% won {:.0}% drawn {:.0}% cap {:.0}%",
+             ends: rules {:.0}% won {:.0}% drawn {:.0}% cap {:.0}%; \
+             depth {:.1} nodes/move {:.0} nodes/kept {:.0}",
             s as f64 / g.max(1) as f64,
             pct(self.kept, s),
             pct(self.in_check, s),
@@ -108,6 +119,9 @@ impl Tally {
             pct(self.adjudicated_win, g),
             pct(self.adjudicated_draw, g),
             pct(self.capped, g),
+            self.depth as f64 / s.max(1) as f64,
+            self.nodes as f64 / s.max(1) as f64,
+            self.nodes as f64 / self.kept.max(1) as f64,
         )
     }
 }
@@ -143,6 +157,7 @@ fn play_game(
     engine.new_game();
     let limits = Limits {
         nodes: Some(cfg.nodes),
+        soft_nodes: cfg.soft_nodes,
         ..Default::default()
     };
     // (position record without result, side to move) in game order.
@@ -177,6 +192,8 @@ fn play_game(
         let red_cp = if us == Color::Red { cp } else { -cp };
         scores.push(red_cp);
         tally.searched += 1;
+        tally.nodes += res.nodes;
+        tally.depth += res.depth as u64;
         if cp.abs() >= RESIGN_CP {
             tally.decided += 1;
         } else if pos.in_check() {

@@ -871,6 +871,7 @@ fn datagen_plays_refereed_games_and_labels_them() {
         games: 4,
         first_game: 0,
         nodes: 300,
+        soft_nodes: None,
         threads: 2,
         out: out.clone(),
         openings: Vec::new(),
@@ -895,6 +896,14 @@ fn datagen_plays_refereed_games_and_labels_them() {
         let pos = r.to_position().unwrap();
         assert!(!pos.in_check());
     }
+    // Each move's cost: at most the hard limit, past the first ply.
+    let nodes_per_move: f64 = last
+        .split("nodes/move ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|t| t.parse().ok())
+        .expect("nodes/move in the progress line");
+    assert!((100.0..=300.0).contains(&nodes_per_move), "{last}");
     // The same seed replays the same games.
     let again = dir.join("e.bin");
     let _ = std::fs::remove_file(&again);

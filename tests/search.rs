@@ -511,3 +511,38 @@ fn the_search_scores_issue_24s_cycle_as_the_judge_does() {
         }
     }
 }
+
+/// A soft node limit (datagen's) ends the search on the first iteration
+/// that finishes past it: the same tree, to the node, as a search to that
+/// depth, where a hard limit would have stopped inside the iteration.
+#[test]
+fn a_soft_node_limit_ends_on_a_finished_iteration() {
+    let pos = Position::from_fen(
+        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1",
+    )
+    .unwrap();
+    let mut e = engine();
+    let mut nodes_to = |d: u32| {
+        e.new_game();
+        search(&mut e, &pos, depth(d)).nodes
+    };
+    let soft = 30_000;
+    let expect = (1..30).find(|&d| nodes_to(d) >= soft).unwrap();
+    assert!(expect > 3, "the soft limit falls inside the tree: {expect}");
+    let full = nodes_to(expect);
+    let soft_only = Limits {
+        soft_nodes: Some(soft),
+        ..Limits::default()
+    };
+    e.new_game();
+    let r = search(&mut e, &pos, soft_only.clone());
+    assert_eq!((r.depth, r.nodes), (expect, full));
+    // A hard limit short of that iteration's end still stops it.
+    e.new_game();
+    let capped = Limits {
+        nodes: Some(full - 1),
+        ..soft_only
+    };
+    let r = search(&mut e, &pos, capped);
+    assert!(r.nodes < full && r.depth < expect, "{r:?}");
+}

@@ -172,9 +172,14 @@ pub struct DatagenArgs {
     /// their number): go on with a stopped run from the games it played.
     #[arg(long, default_value_t = 0)]
     pub first_game: u64,
-    /// Nodes searched per move.
+    /// Nodes searched per move: a hard limit, the search stopped where it
+    /// stands.
     #[arg(long, default_value_t = 6000)]
     pub nodes: u64,
+    /// Start no new iteration past this many nodes (each move then ends on
+    /// a finished iteration; --nodes stays the hard cap).
+    #[arg(long)]
+    pub soft_nodes: Option<u64>,
     /// Games played at once (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,

@@ -166,6 +166,9 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
     if a.nodes == 0 || a.random_plies > 200 {
         return Err("--nodes must be positive and --random-plies at most 200".into());
     }
+    if a.soft_nodes.is_some_and(|s| s == 0 || s > a.nodes) {
+        return Err("--soft-nodes must be positive and at most --nodes (the hard cap)".into());
+    }
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -174,6 +177,7 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
         games: a.games,
         first_game: a.first_game,
         nodes: a.nodes,
+        soft_nodes: a.soft_nodes,
         threads,
         out: a.out,
         openings,

@@ -458,7 +458,7 @@ impl Session {
         self.busy = Some(Busy::Search(thinking));
         self.send(Job::Search {
             pos: self.pos.clone(),
-            limits,
+            limits: Box::new(limits),
             show: Show::Info {
                 mode: self.mode,
                 chinese_pv: self.opts.debug,

@@ -53,6 +53,8 @@ pub fn limits(go: &GoParams, ctx: &Context, banmoves: &[Move]) -> (Limits, Vec<S
         movetime: uci(go.movetime),
         movestogo: go.movestogo.map(|n| n.clamp(1, u32::MAX as u64) as u32),
         nodes: go.nodes.map(|n| n.max(1)),
+        // The protocols' `go nodes` is the hard limit GUIs expect.
+        soft_nodes: None,
         mate: go.mate.map(|n| n.clamp(1, MAX_DEPTH as u64) as u32),
         infinite: go.infinite,
         ponder: go.ponder,

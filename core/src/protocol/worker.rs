@@ -19,7 +19,8 @@ use std::thread;
 pub enum Job {
     Search {
         pos: Position,
-        limits: Limits,
+        /// Boxed: the limits are the largest part of any job.
+        limits: Box<Limits>,
         /// What to print as the search goes.
         show: Show,
         /// This search's own stop token, made when the `go` was accepted.

@@ -14,6 +14,11 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Stop after about this many nodes.
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched: each
+    /// search ends on a finished iteration, where a hard `nodes` limit
+    /// throws away the part of the last one it cut short (self-play data
+    /// generation: the same depth for fewer nodes).
+    pub soft_nodes: Option<u64>,
     /// Think exactly this long.
     pub movetime: Option<Duration>,
     /// Time left on our clock.

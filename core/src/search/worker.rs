@@ -875,6 +875,14 @@ impl<'a> Worker<'a> {
             if mate_target.is_some_and(|t| score >= t) {
                 break;
             }
+            if self
+                .shared
+                .limits
+                .soft_nodes
+                .is_some_and(|n| self.nodes + self.others_nodes >= n)
+            {
+                break;
+            }
             // One legal move: play it at once on the clock, but a fixed
             // time, depth or node search (analysis) still wants the score.
             if self.shared.root_moves.len() == 1 && self.time.as_ref().is_some_and(|t| t.on_clock())

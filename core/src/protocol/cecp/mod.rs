@@ -646,7 +646,7 @@ impl Session {
         let planned_clock = limits.time;
         self.send(Job::Search {
             pos: root.clone(),
-            limits,
+            limits: Box::new(limits),
             show,
             stop: handle.clone(),
             book,
