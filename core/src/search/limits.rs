@@ -14,10 +14,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Stop after about this many nodes.
     pub nodes: Option<u64>,
-    /// Start no new iteration once this many nodes are searched: each
-    /// search ends on a finished iteration, where a hard `nodes` limit
-    /// throws away the part of the last one it cut short (self-play data
-    /// generation: the same depth for fewer nodes).
+    /// Start no new iteration once this many nodes are searched, so each
+    /// search ends on a finished iteration (`chuhe datagen --soft-nodes`;
+    /// measured in nnue/README.md, "gen3 data": in self-play with a table
+    /// kept for the game, the hard limit alone did better).
     pub soft_nodes: Option<u64>,
     /// Think exactly this long.
     pub movetime: Option<Duration>,

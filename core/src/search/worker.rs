@@ -547,12 +547,11 @@ impl<'a> Worker<'a> {
                 && depth >= params::se_depth()
                 && (ply as i32) < 2 * self.root_depth
             {
-                if let Some(h) = hit.filter(|h| {
-                    h.bound != Bound::Upper
-                        && h.depth >= depth - 3
-                        && from_tt(h.score, ply).abs() < WIN_BOUND
-                }) {
-                    let tt_score = from_tt(h.score, ply);
+                if let Some(tt_score) = hit
+                    .filter(|h| h.bound != Bound::Upper && h.depth >= depth - 3)
+                    .map(|h| from_tt(h.score, ply))
+                    .filter(|s| s.abs() < WIN_BOUND)
+                {
                     let s_beta = tt_score - params::se_margin() * depth / 16;
                     self.stack[ply].excluded = mv;
                     let v = self.search(false, (depth - 1) / 2, s_beta - 1, s_beta, ply, cut);
