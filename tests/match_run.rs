@@ -113,7 +113,7 @@ fn round_robin_standings_and_pgn() {
     assert!(printed.contains("Finished 6 of 6 games"));
     // The clock/depth/speed table: one row per engine, with the moves it chose.
     let usage = printed
-        .split("Clock use per move, depth and speed (median):\n")
+        .split("Clock use and depth per move (means), speed (median):\n")
         .nth(1)
         .expect("usage table");
     let moves_of = |n: &str| -> u32 {

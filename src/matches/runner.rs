@@ -361,7 +361,7 @@ fn write_final(
         writeln!(out, "  {n:>5}  {k}")?;
     }
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-    writeln!(out, "Clock use per move, depth and speed (median):")?;
+    writeln!(out, "Clock use and depth per move (means), speed (median):")?;
     write!(
         out,
         "{}",
