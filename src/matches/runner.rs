@@ -10,10 +10,10 @@ use super::pgn::{self, PgnHeader};
 use super::resume;
 use super::schedule::{schedule, Job, MatchConfig};
 use super::standings::{self, Played, Row};
-use super::stats::{self, SprtDecision, Wdl};
+use super::stats::{self, Penta, SprtDecision, Wdl};
 use super::usage;
 use chuhe_core::rules::Outcome;
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +25,9 @@ pub struct MatchReport {
     pub standings: Vec<Row>,
     /// The first engine's results against the second, in a two-engine match.
     pub wdl: Option<Wdl>,
+    /// The same by game pairs (an opening with colours swapped), once both
+    /// games of a pair are in: what the SPRT is taken over.
+    pub pairs: Option<Penta>,
     pub sprt: Option<(f64, SprtDecision)>,
     /// Stopped before the schedule was done (Ctrl-C or SPRT decision).
     pub stopped_early: bool,
@@ -94,9 +97,12 @@ fn play(
             games: Vec::new(),
             standings: Vec::new(),
             wdl: (names.len() == 2).then(Wdl::default),
-            sprt: None,
+            pairs: (names.len() == 2).then(Penta::default),
+            // Until a pair is complete the test has no evidence: LLR 0.
+            sprt: cfg.sprt.map(|_| (0.0, SprtDecision::Continue)),
             stopped_early: false,
         },
+        half_pairs: HashMap::new(),
     };
     if !done.is_empty() {
         let n = done.len();
@@ -204,6 +210,9 @@ struct Tally<'a> {
     queue: &'a Mutex<VecDeque<Job>>,
     played: Vec<Played>,
     report: MatchReport,
+    /// The first engine's score in games whose pair partner is not in yet,
+    /// by pair number.
+    half_pairs: HashMap<usize, f64>,
 }
 
 impl Tally<'_> {
@@ -223,22 +232,42 @@ impl Tally<'_> {
                 Outcome::RedWins => Some(job.red == 0),
                 Outcome::BlackWins => Some(job.black == 0),
             };
-            match first_wins {
-                Some(true) => wdl.wins += 1,
-                Some(false) => wdl.losses += 1,
-                None => wdl.draws += 1,
-            }
-            if let Some(sprt) = &self.cfg.sprt {
-                let decision = sprt.decide(wdl);
-                self.report.sprt = Some((sprt.llr(wdl), decision));
-                if decision != SprtDecision::Continue {
-                    if let Ok(mut q) = self.queue.lock() {
-                        if !q.is_empty() {
-                            self.report.stopped_early = true;
+            let score = match first_wins {
+                Some(true) => {
+                    wdl.wins += 1;
+                    1.0
+                }
+                Some(false) => {
+                    wdl.losses += 1;
+                    0.0
+                }
+                None => {
+                    wdl.draws += 1;
+                    0.5
+                }
+            };
+            // Two engines: rounds 2p+1 and 2p+2 play one opening with the
+            // colours swapped (`schedule`).
+            let pair = (job.round - 1) / 2;
+            if let (Some(pairs), Some(other)) =
+                (&mut self.report.pairs, self.half_pairs.remove(&pair))
+            {
+                pairs.add(other, score);
+                if let Some(sprt) = &self.cfg.sprt {
+                    let llr = sprt.llr_pairs(pairs);
+                    let decision = sprt.decide_llr(llr);
+                    self.report.sprt = Some((llr, decision));
+                    if decision != SprtDecision::Continue {
+                        if let Ok(mut q) = self.queue.lock() {
+                            if !q.is_empty() {
+                                self.report.stopped_early = true;
+                            }
+                            q.clear();
                         }
-                        q.clear();
                     }
                 }
+            } else {
+                self.half_pairs.insert(pair, score);
             }
         }
         self.report.games.push((job, record));
@@ -249,6 +278,9 @@ impl Tally<'_> {
         let played = self.played.len();
         if let Some(wdl) = &self.report.wdl {
             let mut line = progress_line(self.names, wdl, played, self.total);
+            if let Some(pairs) = &self.report.pairs {
+                line.push_str(&format!(" pairs {}", pairs_text(pairs)));
+            }
             if let (Some(sprt), Some((llr, _))) = (&self.cfg.sprt, self.report.sprt) {
                 let (lo, hi) = sprt.bounds();
                 line.push_str(&format!(" LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
@@ -287,6 +319,12 @@ fn elo_text(wdl: &Wdl) -> String {
         ),
         None => "Elo -".to_string(),
     }
+}
+
+/// Pair counts by the first engine's points: `[0 1/2 1 3/2 2]`.
+fn pairs_text(pairs: &Penta) -> String {
+    let c = pairs.counts;
+    format!("[{} {} {} {} {}]", c[0], c[1], c[2], c[3], c[4])
 }
 
 fn progress_line(names: &[String], wdl: &Wdl, played: usize, total: usize) -> String {
@@ -336,6 +374,15 @@ fn write_final(
             100.0 * stats::los(wdl)
         )?;
     }
+    if let Some(pairs) = report.pairs.filter(|p| p.pairs() > 0) {
+        writeln!(
+            out,
+            "{} game pairs by {}'s points (0, 1/2, 1, 3/2, 2): {}",
+            pairs.pairs(),
+            cfg.engines[0].name,
+            pairs_text(&pairs)
+        )?;
+    }
     if let (Some(sprt), Some((llr, decision))) = (&cfg.sprt, report.sprt) {
         let (lo, hi) = sprt.bounds();
         let verdict = match decision {
@@ -345,9 +392,17 @@ fn write_final(
         };
         writeln!(
             out,
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.3} [{lo:.3}, {hi:.3}], {verdict}",
+            "SPRT elo0={} elo1={} alpha={} beta={} over game pairs: LLR {llr:.3} [{lo:.3}, {hi:.3}], {verdict}",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         )?;
+        // For comparison with runs reported before the test went by pairs.
+        if let Some(wdl) = &report.wdl {
+            writeln!(
+                out,
+                "  (counting games as independent: LLR {:.3})",
+                sprt.llr(wdl)
+            )?;
+        }
     }
     let mut reasons: Vec<(String, usize)> = Vec::new();
     for (_, g) in &report.games {

@@ -1,6 +1,7 @@
 //! Match statistics for two engines: Elo difference with a 95% interval, the
 //! likelihood of superiority, and the sequential probability ratio test with
-//! the usual normal (GSPRT) approximation of the log-likelihood ratio.
+//! the usual normal (GSPRT) approximation of the log-likelihood ratio, taken
+//! over game pairs (pentanomial) where the games come in pairs.
 
 /// Wins, draws and losses from the first engine's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,6 +28,59 @@ impl Wdl {
         (self.wins as f64 * (1.0 - s).powi(2)
             + self.draws as f64 * (0.5 - s).powi(2)
             + self.losses as f64 * s.powi(2))
+            / n
+    }
+}
+
+/// Results of game pairs (one opening played twice, colours swapped) from
+/// the first engine's view: `counts[k]` pairs in which it scored k half
+/// points of two games (0, 1/2, 1, 3/2 or 2 points).
+///
+/// Games of a pair are not independent: an opening that favours one side
+/// helps each engine in one of the two, so the results tend to cancel.
+/// Counting games as independent misstates the noise (usually overstates
+/// it); pairs are independent, so the SPRT is taken over them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Penta {
+    pub counts: [u32; 5],
+}
+
+impl Penta {
+    /// Counts one pair from the first engine's two results (1, 1/2 or 0
+    /// each).
+    pub fn add(&mut self, a: f64, b: f64) {
+        let half_points = ((a + b) * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[half_points] += 1;
+    }
+
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Mean score per game and the variance of a pair's mean score, with
+    /// each empty bin counted as half a pair. Without that, pairs that all
+    /// ended alike would have no variance: the normal approximation would
+    /// then call one pair certain proof, or never decide at all. Once every
+    /// bin has pairs in it, as in any real run, nothing is added.
+    fn score_and_variance(&self) -> (f64, f64) {
+        let w: Vec<f64> = self
+            .counts
+            .iter()
+            .map(|&c| if c == 0 { 0.5 } else { c as f64 })
+            .collect();
+        let n: f64 = w.iter().sum();
+        let value = |k: usize| k as f64 / 4.0;
+        let s = (0..5).map(|k| w[k] * value(k)).sum::<f64>() / n;
+        let var = (0..5).map(|k| w[k] * (value(k) - s).powi(2)).sum::<f64>() / n;
+        (s, var)
+    }
+
+    /// Mean score per game (unregularized).
+    pub fn score(&self) -> f64 {
+        let n = self.pairs() as f64;
+        (0..5)
+            .map(|k| self.counts[k] as f64 * k as f64 / 4.0)
+            .sum::<f64>()
             / n
     }
 }
@@ -160,16 +214,29 @@ impl Sprt {
         if n == 0.0 {
             return 0.0;
         }
-        let var = wdl.variance();
+        self.normal_llr(n, wdl.score(), wdl.variance())
+    }
+
+    /// The same over game pairs: N pairs, s the mean score per game, var
+    /// the variance of a pair's mean score.
+    pub fn llr_pairs(&self, pairs: &Penta) -> f64 {
+        if pairs.pairs() == 0 {
+            return 0.0;
+        }
+        let (s, var) = pairs.score_and_variance();
+        self.normal_llr(pairs.pairs() as f64, s, var)
+    }
+
+    fn normal_llr(&self, n: f64, s: f64, var: f64) -> f64 {
         if var <= 0.0 {
             return 0.0;
         }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        n * (s1 - s0) * (2.0 * wdl.score() - s0 - s1) / (2.0 * var)
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
-    pub fn decide(&self, wdl: &Wdl) -> SprtDecision {
-        let llr = self.llr(wdl);
+    /// H1, H0 or go on, for a log-likelihood ratio.
+    pub fn decide_llr(&self, llr: f64) -> SprtDecision {
         let (lo, hi) = self.bounds();
         if llr >= hi {
             SprtDecision::H1
@@ -257,20 +324,72 @@ mod tests {
         let expected = 1000.0 * (s1 - s0) * (2.0 * 0.525 - s0 - s1) / (2.0 * 0.136_875);
         assert!(close(sprt.llr(&wdl), expected, 1e-9));
         assert!(close(expected, 1.8717, 1e-3));
-        assert_eq!(sprt.decide(&wdl), SprtDecision::Continue);
+        assert_eq!(sprt.decide_llr(sprt.llr(&wdl)), SprtDecision::Continue);
         let strong = Wdl {
             wins: 600,
             draws: 300,
             losses: 100,
         };
-        assert_eq!(sprt.decide(&strong), SprtDecision::H1);
+        assert_eq!(sprt.decide_llr(sprt.llr(&strong)), SprtDecision::H1);
         let weak = Wdl {
             wins: 100,
             draws: 300,
             losses: 600,
         };
-        assert_eq!(sprt.decide(&weak), SprtDecision::H0);
+        assert_eq!(sprt.decide_llr(sprt.llr(&weak)), SprtDecision::H0);
         assert!("1,0,0.05,0.05".parse::<Sprt>().is_err());
         assert!("0,5,0.05".parse::<Sprt>().is_err());
+    }
+
+    #[test]
+    fn sprt_over_pairs() {
+        let sprt: Sprt = "0,10,0.05,0.05".parse().unwrap();
+        let mut p = Penta::default();
+        p.add(1.0, 0.5);
+        p.add(0.5, 1.0);
+        p.add(0.0, 0.0);
+        p.add(1.0, 1.0);
+        p.add(0.5, 0.0);
+        assert_eq!(p.counts, [1, 1, 0, 2, 1]);
+        assert_eq!(p.pairs(), 5);
+        assert!(close(p.score(), 0.55, 1e-12));
+
+        // Every bin filled: the plain normal approximation over pairs.
+        // 100 pairs [5 20 45 20 10]: s = 0.525, pair variance
+        // (5 x 0.525^2 + 20 x 0.275^2 + 45 x 0.025^2 + 20 x 0.225^2
+        // + 10 x 0.475^2) / 100 = 0.061875.
+        let p = Penta {
+            counts: [5, 20, 45, 20, 10],
+        };
+        assert!(close(p.score(), 0.525, 1e-12));
+        let (s0, s1) = (0.5, score_from_elo(10.0));
+        let expected = 100.0 * (s1 - s0) * (2.0 * 0.525 - s0 - s1) / (2.0 * 0.061_875);
+        assert!(close(sprt.llr_pairs(&p), expected, 1e-9));
+
+        // Say the 45 even pairs were each a win and a loss (Red won both
+        // games): counted one by one, the 200 games are 85 wins, 40 draws
+        // and 75 losses, and look noisier than they are. The pairs see
+        // that those results cancel and give the stronger verdict.
+        let games = Wdl {
+            wins: 85,
+            draws: 40,
+            losses: 75,
+        };
+        assert!(close(games.score(), p.score(), 1e-12));
+        assert!(sprt.llr_pairs(&p) > 1.5 * sprt.llr(&games));
+
+        // One pair alone, however one-sided, proves nothing.
+        let mut one = Penta::default();
+        one.add(1.0, 1.0);
+        assert_eq!(
+            sprt.decide_llr(sprt.llr_pairs(&one)),
+            SprtDecision::Continue
+        );
+        assert_eq!(sprt.llr_pairs(&Penta::default()), 0.0);
+        // Many pairs all alike still reach a verdict.
+        let same = Penta {
+            counts: [0, 0, 0, 300, 0],
+        };
+        assert_eq!(sprt.decide_llr(sprt.llr_pairs(&same)), SprtDecision::H1);
     }
 }
