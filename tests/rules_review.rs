@@ -153,12 +153,14 @@ fn free_protector_is_real() {
 /// The cannon i5 sees a5 through two pieces (the pawn e5 and the rook c5),
 /// so it does not protect the knight now; but RxN removes the rook from the
 /// line and the cannon takes back over the pawn. The exchange loses a rook
-/// for a knight: idle. Draw.
+/// for a knight: idle. Draw. (The black king walks the f-file: on the
+/// e-file, Rxe5 would be a check that wins a piece, a case of its own,
+/// `a_check_taking_a_pawn_of_no_value_wins_a_piece`.)
 #[test]
 fn protection_revealed_by_the_capture_counts() {
     check(
-        "4k4/9/9/9/n1R1p3c/9/9/9/9/3K5 w - - 0 1",
-        "c5c3 e9e8 c3c5 e8e9",
+        "5k3/9/9/9/n1R1p3c/9/9/9/9/3K5 w - - 0 1",
+        "c5c3 f9f8 c3c5 f8f9",
         &[Idle, Idle, Idle, Idle],
         DRAW,
         Reason::RepetitionDraw,
@@ -169,8 +171,8 @@ fn protection_revealed_by_the_capture_counts() {
 #[test]
 fn protection_revealed_by_the_capture_control() {
     let (fen, cycle) = (
-        "4k4/9/9/9/n1R1p4/9/9/9/9/3K5 w - - 0 1",
-        "c5c3 e9e8 c3c5 e8e9",
+        "5k3/9/9/9/n1R1p4/9/9/9/9/3K5 w - - 0 1",
+        "c5c3 f9f8 c3c5 f8f9",
     );
     check(
         fen,
@@ -841,4 +843,95 @@ fn attacks_whose_captures_allow_no_mate_are_chases() {
     // Taken at once and kept: a direct chase, no check named.
     assert_eq!(chased_how(fen, SWING, 0), ["knight h8 (direct)"]);
     assert_eq!(chased_how(fen, SWING, 2), ["knight i7 (direct)"]);
+}
+
+// ---- Winning material through a run of checks (29.1, 通过连续照将吃子) ----
+
+/// Two checks in a row, then the capture. With the rook on h6, Rh9+ forces
+/// Ke8 (d9 would face the red king), Rh8+ forces Ke7 or Ke9, and Rxi8 takes
+/// the loose cannon: Rb6-h6 threatens the cannon through checks, a threat
+/// it did not have on b6; Rh6-b6 attacks the knight b8 at once (new as a
+/// direct capture, though from h6 it too was won through the checks). A
+/// chase every move against the elephant's idle moves: 长捉, Red loses.
+#[test]
+fn two_checks_in_a_row_win_the_cannon() {
+    let (fen, cycle) = (
+        "4k4/1n6c/4b4/7R1/9/9/9/9/9/3K5 w - - 0 1",
+        "h6b6 e7g5 b6h6 g5e7",
+    );
+    let classes = [Chase, Idle, Chase, Idle];
+    check(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_flipped(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_mirrored(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    assert_eq!(
+        chased_how(fen, cycle, 2),
+        ["cannon i8 (after the check h6h9)"]
+    );
+}
+
+/// Control: with the cannon on i7 the second check no longer lines the rook
+/// up with it, and the knight b8, attacked at once from b6, is the only
+/// piece won from h6: Rb6-h6 threatens nothing new. Draw.
+#[test]
+fn two_checks_that_win_nothing_new_are_idle() {
+    check(
+        "4k4/1n7/4b3c/7R1/9/9/9/9/9/3K5 w - - 0 1",
+        "h6b6 e7g5 b6h6 g5e7",
+        &[Chase, Idle, Idle, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+}
+
+/// A check that takes a piece of no material value (an uncrossed pawn)
+/// starts a run like a quiet check: from a6, Rxe6+ forces Kf9 (d9 would
+/// face the red king, and nothing can block) and the rook then takes the
+/// loose knight i6. Ra5-a6 chases the knight, Ra6-a5 the cannon h5 at once:
+/// 长捉, Red loses.
+#[test]
+fn a_check_taking_a_pawn_of_no_value_wins_a_piece() {
+    let (fen, cycle) = (
+        "4k4/9/9/4p3n/R6c1/9/9/6n2/9/3K5 w - - 0 1",
+        "a5a6 g2i1 a6a5 i1g2",
+    );
+    let classes = [Chase, Idle, Chase, Idle];
+    check(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_flipped(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    assert_eq!(
+        chased_how(fen, cycle, 0),
+        ["knight i6 (after the check a6e6)"]
+    );
+    // The same with the rook c5, the knight a5 and the cannon i5: Rxe5+
+    // then wins whichever of the two the king's answer leaves.
+    let (fen, cycle) = (
+        "4k4/9/9/9/n1R1p3c/9/9/9/9/3K5 w - - 0 1",
+        "c5c3 e9e8 c3c5 e8e9",
+    );
+    check(
+        fen,
+        cycle,
+        &[Idle, Idle, Chase, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
+    assert_eq!(
+        chased_how(fen, cycle, 2),
+        [
+            "knight a5 (after the check c5e5)",
+            "cannon i5 (after the check c5e5)"
+        ]
+    );
+}
+
+/// Control: with the black king on f9 Rxe6 is no check, and taking a pawn
+/// of no value wins nothing: Ra5-a6 is idle (数捉一闲). Draw.
+#[test]
+fn a_capture_of_no_value_without_check_is_idle() {
+    check(
+        "5k3/9/9/4p3n/R6c1/9/9/6n2/9/3K5 w - - 0 1",
+        "a5a6 g2i1 a6a5 i1g2",
+        &[Idle, Idle, Chase, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
 }

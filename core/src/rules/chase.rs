@@ -3,14 +3,15 @@
 //!
 //! A target is a piece with material value (rook, knight, cannon, advisor,
 //! elephant, crossed pawn). It is threatened when some piece other than the
-//! king can legally take it (at once, or after a quiet check whatever the
-//! answer) and the exchange that follows on that square wins material (so
-//! an unprotected piece, a piece whose protector is pinned or would expose
-//! its king, and a rook attacked by a knight or cannon all count; after a
-//! check, net of whatever the answer took, the checker say), unless the
-//! attack is an exchange offer between pieces of the same kind that can
-//! take each other (兑), or taking would let the opponent mate at once. Pawn attackers are kept apart: a pawn's attack is a chase only
-//! when both sides attack perpetually (27.2).
+//! king can legally take it (at once, or at the end of a run of up to
+//! `CHASE_CHECKS` checks whatever the answers) and the exchange that follows
+//! on that square wins material (so an unprotected piece, a piece whose
+//! protector is pinned or would expose its king, and a rook attacked by a
+//! knight or cannon all count; after checks, net of whatever the answers
+//! took, the checker say), unless the attack is an exchange offer between
+//! pieces of the same kind that can take each other (兑), or taking would let
+//! the opponent mate at once. Pawn attackers are kept apart: a pawn's attack
+//! is a chase only when both sides attack perpetually (27.2).
 //!
 //! For reports, `how_won` says which of those ways wins a given target.
 
@@ -58,41 +59,41 @@ pub fn is_material(piece: Piece, sq: Square) -> bool {
     }
 }
 
+/// How many checks in a row a way of winning material may start with (29.1:
+/// 能够通过连续照将吃子). Two is what real chases use: a check that drives the
+/// king back, a second that opens the line, then the capture. Each more
+/// multiplies the work of judging every cycle inside the search.
+const CHASE_CHECKS: u32 = 2;
+
 /// The targets the side to move threatens in `pos`, as two sets: by a
-/// direct capture, and (with `via_check` and when not in check) by a capture
-/// that one quiet check forces (29.1: 通过连续照将吃子, here one check deep)
-/// that no direct capture already wins. They are kept apart because a
-/// chase is new per way of winning (see `classify`): a move that lets a
-/// piece be taken at once, where before it could only be won by checking
-/// first, creates a chase. With `relaxed`, a capture that is illegal only
-/// because the mover is in check from the pieces already checking it still
-/// counts: it tells what the mover was attacking before it had to answer
-/// the check, for the 从捉到捉 comparison.
-pub fn threats(pos: &mut Position, relaxed: bool, via_check: bool) -> (Threats, Threats) {
+/// direct capture, and by a capture that a run of checks forces (29.1:
+/// 通过连续照将吃子) that no direct capture already wins. They are kept apart
+/// because a chase is new per way of winning (see `classify`): a move that
+/// lets a piece be taken at once, where before it could only be won by
+/// checking first, creates a chase. With `relaxed`, a move that is illegal
+/// only because the mover is in check from the pieces already checking it
+/// still counts (a capture, or a check that starts a run): it tells what the
+/// mover was attacking before it had to answer the check, for the 从捉到捉
+/// comparison.
+pub fn threats(pos: &mut Position, relaxed: bool) -> (Threats, Threats) {
     let direct = direct_threats(pos, relaxed, 0);
-    let mut through_check = Threats::default();
-    if via_check && !pos.in_check() {
-        let won = won_after_check(pos);
-        through_check.by_pieces = won.by_pieces & !direct.by_pieces;
-        through_check.by_pawns = won.by_pawns & !direct.all();
-    }
+    let won = won_after_checks(pos, relaxed, 0, CHASE_CHECKS);
+    let through_check = Threats {
+        by_pieces: won.by_pieces & !direct.by_pieces,
+        by_pawns: won.by_pawns & !direct.all(),
+    };
     (direct, through_check)
 }
 
-/// Targets won by a quiet check and then, against every answer, a capture.
-fn won_after_check(pos: &mut Position) -> Threats {
+/// Targets won by a check and then, against every answer, a capture or (with
+/// `checks` > 1) another such run; `lost` is the material the answers have
+/// taken so far, which the capture at the end must beat.
+fn won_after_checks(pos: &mut Position, relaxed: bool, lost: i32, checks: u32) -> Threats {
     let theirs = pos.color_bb(!pos.side_to_move());
     let mut out = Threats::default();
-    let mut quiets = MoveList::new();
-    pos.generate(GenType::Quiets, &mut quiets);
-    // A checking capture is a capture: it is weighed as one (兑 included), not
-    // as the first step towards another.
-    for check in quiets {
-        if !pos.gives_check(check) {
-            continue;
-        }
+    for check in opening_checks(pos, relaxed) {
         // No answer at all is a mate, judged as a mate threat instead.
-        if let Some(t) = won_by_check(pos, check) {
+        if let Some(t) = won_by_check(pos, check, relaxed, lost, checks) {
             out.by_pieces |= t.by_pieces & theirs;
             out.by_pawns |= t.by_pawns & theirs;
         }
@@ -101,20 +102,65 @@ fn won_after_check(pos: &mut Position) -> Threats {
     out
 }
 
-/// The targets the quiet check `check` wins against every answer (`None`
-/// when it has no answer: a mate).
-fn won_by_check(pos: &mut Position, check: Move) -> Option<Threats> {
+/// The checks that can start a run towards a capture: quiet checks and
+/// checks that take something of no material value (an uncrossed pawn). A
+/// checking capture of material is a capture: it is weighed as one (兑
+/// included), not as the first step towards another. With `relaxed` and the
+/// side to move in check, also those illegal only through that check.
+fn opening_checks(pos: &mut Position, relaxed: bool) -> MoveList {
+    let moves = if relaxed && pos.in_check() {
+        let mut ok = MoveList::new();
+        for mv in pos.pseudo_legal_moves() {
+            if ignores_check(pos, mv) {
+                ok.push(mv);
+            }
+        }
+        ok
+    } else {
+        pos.legal_moves()
+    };
+    let mut out = MoveList::new();
+    for mv in moves {
+        let takes_material = pos
+            .piece_at(mv.to())
+            .is_some_and(|p| is_material(p, mv.to()));
+        if !takes_material && pos.gives_check(mv) {
+            out.push(mv);
+        }
+    }
+    out
+}
+
+/// The targets the check `check` (a quiet one or one taking no material)
+/// wins against every answer, by a capture next or, with `checks` > 1, by
+/// more checks first (`None` when it has no answer: a mate).
+fn won_by_check(
+    pos: &mut Position,
+    check: Move,
+    relaxed: bool,
+    lost: i32,
+    checks: u32,
+) -> Option<Threats> {
     pos.make_move(check);
     let mut common: Option<Threats> = None;
     for answer in pos.legal_moves() {
+        let taken = pos.piece_at(answer.to());
+        // Looking back past a check the mover was under (`relaxed`), its
+        // king stands attacked; that check is set aside throughout.
+        if taken.is_some_and(|p| p.kind() == PieceKind::King) {
+            continue;
+        }
         // An answer that takes something (the checker, most often) costs
         // the checking side that much: the capture that follows must win
-        // more than it, or the check only trades material (得子, 29.3).
-        let lost = pos
-            .piece_at(answer.to())
-            .map_or(0, |p| value(p, answer.to()));
+        // more than it, or the checks only trade material (得子, 29.3).
+        let lost = lost + taken.map_or(0, |p| value(p, answer.to()));
         pos.make_move(answer);
-        let t = direct_threats(pos, false, lost);
+        let mut t = direct_threats(pos, relaxed, lost);
+        if checks > 1 {
+            let more = won_after_checks(pos, relaxed, lost, checks - 1);
+            t.by_pieces |= more.by_pieces;
+            t.by_pawns = (t.by_pawns | more.by_pawns) & !t.by_pieces;
+        }
         pos.unmake_move();
         let acc = match common {
             None => t,
@@ -145,7 +191,8 @@ pub enum How {
     /// leaves material ahead (a protected rook attacked by a knight or a
     /// cannon, say).
     Exchange,
-    /// Won by this quiet check and then, whatever the answer, a capture.
+    /// Won by a run of checks starting with this one and then, whatever
+    /// the answers, a capture.
     Check(Move),
 }
 
@@ -180,12 +227,12 @@ impl fmt::Display for How {
 }
 
 /// How the side to move wins the target on `sq`, one that `threats(pos,
-/// false, via_check)` found (threatened by a pawn alone when `by_pawn`), for
-/// reports: by a capture when one wins it (kept if any capture keeps it,
-/// else by exchange), else by the first quiet check, in generation order,
-/// that wins it. The same tests as `threats`, asked of one square; `None`
+/// false)` found (threatened by a pawn alone when `by_pawn`), for reports:
+/// by a capture when one wins it (kept if any capture keeps it, else by
+/// exchange), else by the first check, in generation order, that starts a
+/// run winning it. The same tests as `threats`, asked of one square; `None`
 /// if it is not a target.
-pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool, via_check: bool) -> Option<How> {
+pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool) -> Option<How> {
     let us = pos.side_to_move();
     let mut caps = MoveList::new();
     pos.generate(GenType::Captures, &mut caps);
@@ -213,16 +260,11 @@ pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool, via_check: bool) -
         }
         found = Some(How::Exchange);
     }
-    if found.is_some() || !via_check || pos.in_check() || !pos.color_bb(!us).has(sq) {
+    if found.is_some() || !pos.color_bb(!us).has(sq) {
         return found;
     }
-    let mut quiets = MoveList::new();
-    pos.generate(GenType::Quiets, &mut quiets);
-    quiets.into_iter().find_map(|check| {
-        if !pos.gives_check(check) {
-            return None;
-        }
-        let t = won_by_check(pos, check)?;
+    opening_checks(pos, false).into_iter().find_map(|check| {
+        let t = won_by_check(pos, check, false, 0, CHASE_CHECKS)?;
         let won = if by_pawn { t.all() } else { t.by_pieces };
         won.has(sq).then_some(How::Check(check))
     })
@@ -236,7 +278,7 @@ fn direct_threats(pos: &mut Position, relaxed: bool, lost: i32) -> Threats {
     let in_check = pos.in_check();
     if relaxed && in_check {
         for mv in pos.pseudo_legal_moves() {
-            if pos.is_capture(mv) && capture_ignores_check(pos, mv) {
+            if pos.is_capture(mv) && ignores_check(pos, mv) {
                 caps.push(mv);
             }
         }
@@ -271,9 +313,9 @@ fn direct_threats(pos: &mut Position, relaxed: bool, lost: i32) -> Threats {
     out
 }
 
-/// A capture illegal only through the check the mover is already under: after
+/// A move illegal only through the check the mover is already under: after
 /// it, every piece attacking the mover's king was attacking it before.
-fn capture_ignores_check(pos: &mut Position, mv: Move) -> bool {
+fn ignores_check(pos: &mut Position, mv: Move) -> bool {
     if pos.piece_at(mv.from()).map(|p| p.kind()) == Some(PieceKind::King) {
         return pos.is_legal(mv);
     }
@@ -373,4 +415,46 @@ pub fn describe(pos: &Position, targets: Bitboard) -> Vec<(Piece, Square)> {
     targets
         .filter_map(|sq| pos.piece_at(sq).map(|p| (p, sq)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    /// Looking back past a check (`relaxed`), a run of checks that the
+    /// check at hand makes illegal still counts: Red, in check from the
+    /// knight b1, had Rxe6+ (a pawn of no value, with check), Kf9 forced,
+    /// Rxi6 at hand before that check came. Not relaxed, none of it is legal.
+    #[test]
+    fn relaxed_threats_look_past_the_check_through_checks_too() {
+        let mut pos = Position::from_fen("4k4/9/9/R3p3n/9/9/9/9/1n7/3K5 w - - 0 1").unwrap();
+        assert!(pos.in_check());
+        let (direct, through) = threats(&mut pos, true);
+        assert!(direct.all().is_empty());
+        assert!(through.by_pieces.has(sq("i6")), "{through:?}");
+        let (direct, through) = threats(&mut pos, false);
+        assert!(direct.all().is_empty() && through.all().is_empty());
+    }
+
+    /// Two checks in a row win the loose cannon (Rh9+ Ke8, Rh8+ Ke7/Ke9,
+    /// Rxi8); with one check allowed it would not be found.
+    #[test]
+    fn a_run_of_two_checks_wins_material() {
+        let mut pos = Position::from_fen("4k4/1n6c/9/7R1/9/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let (direct, through) = threats(&mut pos, false);
+        assert!(direct.all().is_empty());
+        assert!(through.by_pieces.has(sq("i8")) && through.by_pieces.has(sq("b8")));
+        assert_eq!(
+            won_after_checks(&mut pos, false, 0, 1).all(),
+            Bitboard::EMPTY
+        );
+        assert_eq!(
+            how_won(&mut pos, sq("i8"), false),
+            Some(How::Check("h6h9".parse().unwrap()))
+        );
+    }
 }

@@ -89,9 +89,6 @@ pub(crate) struct Facts {
     pub new_by_pieces: Bitboard,
     /// Targets newly threatened by anything (pawns included).
     pub new_all: Bitboard,
-    /// Whether threats through a check were looked at (the mover was not in
-    /// check before the move).
-    pub via_check: bool,
 }
 
 impl Facts {
@@ -138,15 +135,15 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
         facts.check = true;
         return facts;
     }
-    // Threats through a check are compared only when the mover was free to
-    // check before the move; answering a check, it was not, and what it then
-    // threatens through a check is not counted (so not taken for new either).
-    let via_check = !p.in_check();
-    facts.via_check = via_check;
-    let (before, before_check) = threats(p, true, via_check);
+    // A mover answering a check is compared with what it was attacking
+    // before it had to answer (`relaxed`): through checks too, so that a
+    // block that also opens a line for a winning run of checks chases (the
+    // threat did not exist before the move, 从没捉到捉), while one that
+    // leaves an old threat standing does not.
+    let (before, before_check) = threats(p, true);
     p.make_move(mv);
     p.make_null();
-    let (after, after_check) = threats(p, false, via_check);
+    let (after, after_check) = threats(p, false);
     // New is judged against the position just before the move, per way of
     // winning (凡是走子前不存在捉，而走子后造成捉的，一律按捉处理): a piece
     // that can now be taken at once is newly chased even if before it could
@@ -192,7 +189,7 @@ pub(crate) fn describe_move(p: &mut Position, mv: Move, side: Color, f: &Facts) 
             .into_iter()
             .map(|(piece, square)| {
                 let pawn_only = !f.new_by_pieces.has(square);
-                let how = how_won(p, square, pawn_only, f.via_check).unwrap_or_else(|| {
+                let how = how_won(p, square, pawn_only).unwrap_or_else(|| {
                     // Unreachable: `how_won` asks what `threats` asked.
                     debug_assert!(false, "no way to win {piece:?} {square} after {mv}");
                     How::Direct
