@@ -27,8 +27,11 @@
 //! both); in the search, the one cycle of `plies_back` plies. Choices where
 //! the rules leave room (see the submodules): a mate threat, like a chase,
 //! must be new (a mate the mover could already play is not threatened by its
-//! move); chases through a check look one quiet check deep, and a chase is
-//! new per way of winning (a piece that can now be taken at once is newly
+//! move); chases through checks look up to two checks deep (each a quiet
+//! check or one taking a pawn of no value; a check taking material is
+//! weighed as a capture), a mover answering a check included (compared with
+//! what it threatened before the check, that check set aside), and a chase
+//! is new per way of winning (a piece that can now be taken at once is newly
 //! chased even if before it could be won through a check, as when a move
 //! pins its only protector); mate threats look for mates of up to three
 //! checks within a node budget. Exchanges try every equally cheap
@@ -37,8 +40,8 @@
 //! Reports (`judge_repetition`, for `chuhe judge` and the tools) say how
 //! each chased piece is won (`Target::how`, a `How`): `Direct` (a capture
 //! next move that keeps it), `Exchange` (a capture after which the exchange
-//! on its square still wins material) or `Check(mv)` (the quiet check `mv`,
-//! then a capture against every answer; the first such check in move
+//! on its square still wins material) or `Check(mv)` (the check `mv`, then
+//! perhaps one more, then a capture against every answer; the first such check in move
 //! generation order, so a position and its mirror may name different
 //! checks). It is worked out only for reports, after the classification,
 //! by the same tests asked of one square; the search's scoring never asks.
