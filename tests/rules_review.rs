@@ -935,3 +935,49 @@ fn a_capture_of_no_value_without_check_is_idle() {
         Reason::RepetitionDraw,
     );
 }
+
+/// Only the check the mover is under when it moves is set aside in the
+/// look-back, not a check the opponent gives on the way. With the red king
+/// on e1, Ra8+ forces Rd3-d8 and Nxg3 wins the cannon, no longer guarded by
+/// that rook. With the king on e2 the same Rd8 uncovers the knight c3's
+/// check on e2 and Red must answer it: no threat on g3 before Ke2-e1, so
+/// the king's move chases (借帅之力, 27.1; 从没捉到捉). Ke1-e2 chases the knight
+/// i1 along the opened rank: 长捉 against idle rook moves, Red loses.
+#[test]
+fn a_check_given_on_the_way_is_not_set_aside() {
+    let (fen, cycle) = (
+        "3ar4/4k4/4b4/9/R8/8N/2nr2c2/4K4/R7n/9 w - - 0 1",
+        "e2e1 e9g9 e1e2 g9e9",
+    );
+    let classes = [Chase, Idle, Chase, Idle];
+    check(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_flipped(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    assert_eq!(
+        chased_how(fen, cycle, 0),
+        ["cannon g3 (after the check a5a8)"]
+    );
+}
+
+/// The same with Red answering a check: the knight g1 checks e2, Ke1
+/// answers it and makes the winning run at hand. Before it, with the knight
+/// g1's check set aside, Ra8+ Rd8 still uncovered the knight c3's check:
+/// no threat on g3 then. Black checks and idles (allowed); Red chases the
+/// cannon and then the crossed pawn h1 (长捉): Red loses.
+#[test]
+fn answering_a_check_can_create_a_chase_through_checks() {
+    let (fen, cycle) = (
+        "3ar4/4k4/4b4/9/R8/8N/2nr2c2/4K4/R5np1/9 w - - 0 1",
+        "e2e1 g1h3 e1e2 h3g1",
+    );
+    check(
+        fen,
+        cycle,
+        &[Chase, Idle, Chase, Check],
+        RED_LOSES,
+        Reason::PerpetualAttack,
+    );
+    assert_eq!(
+        chased_how(fen, cycle, 0),
+        ["cannon g3 (after the check a5a8)"]
+    );
+}

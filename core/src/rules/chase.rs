@@ -71,13 +71,19 @@ const CHASE_CHECKS: u32 = 2;
 /// because a chase is new per way of winning (see `classify`): a move that
 /// lets a piece be taken at once, where before it could only be won by
 /// checking first, creates a chase. With `relaxed`, a move that is illegal
-/// only because the mover is in check from the pieces already checking it
-/// still counts (a capture, or a check that starts a run): it tells what the
-/// mover was attacking before it had to answer the check, for the 从捉到捉
-/// comparison.
+/// only because the mover is in check from the pieces checking it now
+/// still counts (a capture, or a check that starts a run), all along the
+/// line: it tells what the mover was attacking before it had to answer the
+/// check, for the 从捉到捉 comparison. Only that check is set aside: a check
+/// the opponent gives on the way binds as usual.
 pub fn threats(pos: &mut Position, relaxed: bool) -> (Threats, Threats) {
-    let direct = direct_threats(pos, relaxed, 0);
-    let won = won_after_checks(pos, relaxed, 0, CHASE_CHECKS);
+    let set_aside = if relaxed {
+        pos.checkers()
+    } else {
+        Bitboard::EMPTY
+    };
+    let direct = direct_threats(pos, set_aside, 0);
+    let won = won_after_checks(pos, set_aside, 0, CHASE_CHECKS);
     let through_check = Threats {
         by_pieces: won.by_pieces & !direct.by_pieces,
         by_pawns: won.by_pawns & !direct.all(),
@@ -87,13 +93,14 @@ pub fn threats(pos: &mut Position, relaxed: bool) -> (Threats, Threats) {
 
 /// Targets won by a check and then, against every answer, a capture or (with
 /// `checks` > 1) another such run; `lost` is the material the answers have
-/// taken so far, which the capture at the end must beat.
-fn won_after_checks(pos: &mut Position, relaxed: bool, lost: i32, checks: u32) -> Threats {
+/// taken so far, which the capture at the end must beat. `set_aside`: the
+/// checkers whose check is ignored (see `threats`).
+fn won_after_checks(pos: &mut Position, set_aside: Bitboard, lost: i32, checks: u32) -> Threats {
     let theirs = pos.color_bb(!pos.side_to_move());
     let mut out = Threats::default();
-    for check in opening_checks(pos, relaxed) {
+    for check in opening_checks(pos, set_aside) {
         // No answer at all is a mate, judged as a mate threat instead.
-        if let Some(t) = won_by_check(pos, check, relaxed, lost, checks) {
+        if let Some(t) = won_by_check(pos, check, set_aside, lost, checks) {
             out.by_pieces |= t.by_pieces & theirs;
             out.by_pawns |= t.by_pawns & theirs;
         }
@@ -105,13 +112,13 @@ fn won_after_checks(pos: &mut Position, relaxed: bool, lost: i32, checks: u32) -
 /// The checks that can start a run towards a capture: quiet checks and
 /// checks that take something of no material value (an uncrossed pawn). A
 /// checking capture of material is a capture: it is weighed as one (兑
-/// included), not as the first step towards another. With `relaxed` and the
-/// side to move in check, also those illegal only through that check.
-fn opening_checks(pos: &mut Position, relaxed: bool) -> MoveList {
-    let moves = if relaxed && pos.in_check() {
+/// included), not as the first step towards another. Moves illegal only
+/// through the check of the pieces `set_aside` count.
+fn opening_checks(pos: &mut Position, set_aside: Bitboard) -> MoveList {
+    let moves = if set_aside.any() && pos.in_check() {
         let mut ok = MoveList::new();
         for mv in pos.pseudo_legal_moves() {
-            if ignores_check(pos, mv) {
+            if ignores_check(pos, mv, set_aside) {
                 ok.push(mv);
             }
         }
@@ -137,7 +144,7 @@ fn opening_checks(pos: &mut Position, relaxed: bool) -> MoveList {
 fn won_by_check(
     pos: &mut Position,
     check: Move,
-    relaxed: bool,
+    set_aside: Bitboard,
     lost: i32,
     checks: u32,
 ) -> Option<Threats> {
@@ -145,8 +152,8 @@ fn won_by_check(
     let mut common: Option<Threats> = None;
     for answer in pos.legal_moves() {
         let taken = pos.piece_at(answer.to());
-        // Looking back past a check the mover was under (`relaxed`), its
-        // king stands attacked; that check is set aside throughout.
+        // Looking back past a check the mover was under (`set_aside`), its
+        // king stands attacked; that check is ignored throughout.
         if taken.is_some_and(|p| p.kind() == PieceKind::King) {
             continue;
         }
@@ -155,9 +162,9 @@ fn won_by_check(
         // more than it, or the checks only trade material (得子, 29.3).
         let lost = lost + taken.map_or(0, |p| value(p, answer.to()));
         pos.make_move(answer);
-        let mut t = direct_threats(pos, relaxed, lost);
+        let mut t = direct_threats(pos, set_aside, lost);
         if checks > 1 {
-            let more = won_after_checks(pos, relaxed, lost, checks - 1);
+            let more = won_after_checks(pos, set_aside, lost, checks - 1);
             t.by_pieces |= more.by_pieces;
             t.by_pawns = (t.by_pawns | more.by_pawns) & !t.by_pieces;
         }
@@ -263,22 +270,24 @@ pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool) -> Option<How> {
     if found.is_some() || !pos.color_bb(!us).has(sq) {
         return found;
     }
-    opening_checks(pos, false).into_iter().find_map(|check| {
-        let t = won_by_check(pos, check, false, 0, CHASE_CHECKS)?;
-        let won = if by_pawn { t.all() } else { t.by_pieces };
-        won.has(sq).then_some(How::Check(check))
-    })
+    opening_checks(pos, Bitboard::EMPTY)
+        .into_iter()
+        .find_map(|check| {
+            let t = won_by_check(pos, check, Bitboard::EMPTY, 0, CHASE_CHECKS)?;
+            let won = if by_pawn { t.all() } else { t.by_pieces };
+            won.has(sq).then_some(How::Check(check))
+        })
 }
 
 /// Targets whose capture wins more than `lost` (material already given up
-/// on the way, 0 for a capture next move).
-fn direct_threats(pos: &mut Position, relaxed: bool, lost: i32) -> Threats {
+/// on the way, 0 for a capture next move). Captures illegal only through
+/// the check of the pieces `set_aside` count.
+fn direct_threats(pos: &mut Position, set_aside: Bitboard, lost: i32) -> Threats {
     let us = pos.side_to_move();
     let mut caps = MoveList::new();
-    let in_check = pos.in_check();
-    if relaxed && in_check {
+    if set_aside.any() && pos.in_check() {
         for mv in pos.pseudo_legal_moves() {
-            if pos.is_capture(mv) && ignores_check(pos, mv) {
+            if pos.is_capture(mv) && ignores_check(pos, mv, set_aside) {
                 caps.push(mv);
             }
         }
@@ -313,18 +322,17 @@ fn direct_threats(pos: &mut Position, relaxed: bool, lost: i32) -> Threats {
     out
 }
 
-/// A move illegal only through the check the mover is already under: after
-/// it, every piece attacking the mover's king was attacking it before.
-fn ignores_check(pos: &mut Position, mv: Move) -> bool {
+/// A move illegal only through the check of the pieces `set_aside`: after
+/// it, nothing else attacks the mover's king. A king move must be legal.
+fn ignores_check(pos: &mut Position, mv: Move, set_aside: Bitboard) -> bool {
     if pos.piece_at(mv.from()).map(|p| p.kind()) == Some(PieceKind::King) {
         return pos.is_legal(mv);
     }
     let them = !pos.side_to_move();
-    let before = pos.checkers_of(them);
     pos.make_move(mv);
     let after = pos.checkers_of(them);
     pos.unmake_move();
-    (after & !before).is_empty()
+    (after & !set_aside).is_empty()
 }
 
 /// 兑: the target is of the attacker's kind and could take the attacker back
@@ -350,8 +358,8 @@ fn wins_material(pos: &mut Position, mv: Move, us: Color, lost: i32) -> bool {
     let gained = value(target, to);
     pos.make_move(mv);
     let ok = if pos.checkers_of(!us).any() {
-        // Only in the relaxed look-back: the old check still stands, so the
-        // exchange is read on the square alone.
+        // Only in the relaxed look-back: the check set aside still stands,
+        // so the exchange is read on the square alone.
         gained - exchange_on(pos, to) > lost
     } else {
         gained - exchange_on(pos, to) > lost && !has_mate_in_one(pos)
@@ -449,7 +457,7 @@ mod tests {
         assert!(direct.all().is_empty());
         assert!(through.by_pieces.has(sq("i8")) && through.by_pieces.has(sq("b8")));
         assert_eq!(
-            won_after_checks(&mut pos, false, 0, 1).all(),
+            won_after_checks(&mut pos, Bitboard::EMPTY, 0, 1).all(),
             Bitboard::EMPTY
         );
         assert_eq!(
