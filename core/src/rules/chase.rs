@@ -60,9 +60,9 @@ pub fn is_material(piece: Piece, sq: Square) -> bool {
 }
 
 /// How many checks in a row a way of winning material may start with (29.1:
-/// 能够通过连续照将吃子). Two is what real chases use: a check that drives the
-/// king back, a second that opens the line, then the capture. Each more
-/// multiplies the work of judging every cycle inside the search.
+/// 能够通过连续照将吃子). Two covers the usual pattern, a check that drives
+/// the king back and a second that lines the piece up, then the capture;
+/// each more multiplies the work of judging every cycle inside the search.
 const CHASE_CHECKS: u32 = 2;
 
 /// The targets the side to move threatens in `pos`, as two sets: by a
