@@ -727,12 +727,26 @@ fn check_mirrored(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcom
     check(&fen, &cycle.join(" "), classes, outcome, reason);
 }
 
+/// A case as given, with the colours swapped and mirrored left to right:
+/// the judge must see the same in all three.
+fn check_every_way(
+    fen: &str,
+    cycle: &str,
+    classes: &[MoveClass],
+    outcome: Outcome,
+    reason: Reason,
+) {
+    check(fen, cycle, classes, outcome, reason);
+    check_flipped(fen, cycle, classes, outcome, reason);
+    check_mirrored(fen, cycle, classes, outcome, reason);
+}
+
 /// Both: each rook move wins a new knight through Ne2+ (see above). Forbidden.
 #[test]
 fn a_check_that_defuses_the_mate_makes_the_attack_a_chase() {
     let fen = "2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4CN3 w - - 0 1";
     let classes = [Chase, Idle, Chase, Idle];
-    check(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_every_way(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
     assert_eq!(chased(fen, SWING, 0), ["knight h8"]);
     assert_eq!(chased(fen, SWING, 2), ["knight i7"]);
     // The report names the check (the user who filed the issue could not
@@ -752,8 +766,6 @@ fn a_check_that_defuses_the_mate_makes_the_attack_a_chase() {
         (how.as_str(), how.to_string().as_str()),
         ("check", "after the check f0e2")
     );
-    check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
-    check_mirrored(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
     let flipped = flip_colours_fen(fen);
     assert_eq!(
         chased_how(&flipped, "i7h7 c0a2 h7i7 a2c0", 0),
@@ -778,9 +790,7 @@ fn a_check_that_defuses_the_mate_makes_the_attack_a_chase() {
 fn without_the_knight_the_attacks_whose_captures_allow_mate_are_idle() {
     let fen = "2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4C4 w - - 0 1";
     let classes = [Idle, Idle, Idle, Idle];
-    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
-    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
-    check_mirrored(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_every_way(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
 }
 
 /// Without the cannon e0, Ne2 is no check: all idle.
@@ -788,9 +798,7 @@ fn without_the_knight_the_attacks_whose_captures_allow_mate_are_idle() {
 fn without_the_cannon_the_attacks_whose_captures_allow_mate_are_idle() {
     let fen = "2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/5N3 w - - 0 1";
     let classes = [Idle, Idle, Idle, Idle];
-    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
-    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
-    check_mirrored(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_every_way(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
 }
 
 /// A check at hand that does not defuse the mate against every answer: the
@@ -802,9 +810,7 @@ fn without_the_cannon_the_attacks_whose_captures_allow_mate_are_idle() {
 fn a_check_that_leaves_the_mate_standing_wins_nothing() {
     let fen = "2b1k3N/7n1/8n/2r6/9/9/9/8R/3K5/4C4 w - - 0 1";
     let classes = [Idle, Idle, Idle, Idle];
-    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
-    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
-    check_mirrored(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_every_way(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     let from_h2 = "2b1k3N/7n1/8n/2r6/9/9/9/7R1/3K5/4C4 w - - 0 1";
     for line in ["i9g8 e9e8 h2h8 c6d6", "i9g8 i7g8 h2h8 c6d6"] {
         let v = rules::judge(&replay(Some(from_h2), line).expect("legal"));
@@ -820,9 +826,7 @@ fn a_check_that_leaves_the_mate_standing_wins_nothing() {
 fn attacks_whose_captures_allow_a_cannon_mate_are_idle() {
     let fen = "2b1k4/7n1/8n/9/2c6/9/3p5/8R/3K5/9 w - - 0 1";
     let classes = [Idle, Idle, Idle, Idle];
-    check(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
-    check_flipped(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
-    check_mirrored(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
+    check_every_way(fen, SWING, &classes, DRAW, Reason::RepetitionDraw);
     let from_h2 = "2b1k4/7n1/8n/9/2c6/9/3p5/7R1/3K5/9 w - - 0 1";
     let v = rules::judge(&replay(Some(from_h2), "h2h8 c5d5").expect("legal"));
     assert_eq!(v.map(|v| v.reason), Some(Reason::Checkmate));
@@ -835,9 +839,7 @@ fn attacks_whose_captures_allow_a_cannon_mate_are_idle() {
 fn attacks_whose_captures_allow_no_mate_are_chases() {
     let fen = "2b1k4/7n1/8n/9/2c6/9/9/8R/3K5/9 w - - 0 1";
     let classes = [Chase, Idle, Chase, Idle];
-    check(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
-    check_flipped(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
-    check_mirrored(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_every_way(fen, SWING, &classes, RED_LOSES, Reason::PerpetualAttack);
     assert_eq!(chased(fen, SWING, 0), ["knight h8"]);
     assert_eq!(chased(fen, SWING, 2), ["knight i7"]);
     // Taken at once and kept: a direct chase, no check named.
@@ -860,9 +862,7 @@ fn two_checks_in_a_row_win_the_cannon() {
         "h6b6 e7g5 b6h6 g5e7",
     );
     let classes = [Chase, Idle, Chase, Idle];
-    check(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
-    check_flipped(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
-    check_mirrored(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_every_way(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
     assert_eq!(
         chased_how(fen, cycle, 2),
         ["cannon i8 (after the check h6h9)"]
@@ -895,8 +895,7 @@ fn a_check_taking_a_pawn_of_no_value_wins_a_piece() {
         "a5a6 g2i1 a6a5 i1g2",
     );
     let classes = [Chase, Idle, Chase, Idle];
-    check(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
-    check_flipped(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_every_way(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
     assert_eq!(
         chased_how(fen, cycle, 0),
         ["knight i6 (after the check a6e6)"]
@@ -950,8 +949,7 @@ fn a_check_given_on_the_way_is_not_set_aside() {
         "e2e1 e9g9 e1e2 g9e9",
     );
     let classes = [Chase, Idle, Chase, Idle];
-    check(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
-    check_flipped(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    check_every_way(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
     assert_eq!(
         chased_how(fen, cycle, 0),
         ["cannon g3 (after the check a5a8)"]

@@ -377,10 +377,11 @@ fn write_final(
     if let Some(pairs) = report.pairs.filter(|p| p.pairs() > 0) {
         writeln!(
             out,
-            "{} game pairs by {}'s points (0, 1/2, 1, 3/2, 2): {}",
+            "{} game pairs by {}'s points (0, 1/2, 1, 3/2, 2): {}, score {:.3}",
             pairs.pairs(),
             cfg.engines[0].name,
-            pairs_text(&pairs)
+            pairs_text(&pairs),
+            pairs.score()
         )?;
     }
     if let (Some(sprt), Some((llr, decision))) = (&cfg.sprt, report.sprt) {

@@ -63,26 +63,23 @@ impl Penta {
     /// then call one pair certain proof, or never decide at all. Once every
     /// bin has pairs in it, as in any real run, nothing is added.
     fn score_and_variance(&self) -> (f64, f64) {
-        let w: Vec<f64> = self
-            .counts
-            .iter()
-            .map(|&c| if c == 0 { 0.5 } else { c as f64 })
-            .collect();
-        let n: f64 = w.iter().sum();
-        let value = |k: usize| k as f64 / 4.0;
-        let s = (0..5).map(|k| w[k] * value(k)).sum::<f64>() / n;
-        let var = (0..5).map(|k| w[k] * (value(k) - s).powi(2)).sum::<f64>() / n;
-        (s, var)
+        moments(self.counts.map(|c| if c == 0 { 0.5 } else { c as f64 }))
     }
 
-    /// Mean score per game (unregularized).
+    /// Mean score per game over the pairs, as counted.
     pub fn score(&self) -> f64 {
-        let n = self.pairs() as f64;
-        (0..5)
-            .map(|k| self.counts[k] as f64 * k as f64 / 4.0)
-            .sum::<f64>()
-            / n
+        moments(self.counts.map(f64::from)).0
     }
+}
+
+/// Mean and variance of a pair's mean score (k/4 for bin k) over pairs
+/// weighted `w`.
+fn moments(w: [f64; 5]) -> (f64, f64) {
+    let n: f64 = w.iter().sum();
+    let value = |k: usize| k as f64 / 4.0;
+    let s = (0..5).map(|k| w[k] * value(k)).sum::<f64>() / n;
+    let var = (0..5).map(|k| w[k] * (value(k) - s).powi(2)).sum::<f64>() / n;
+    (s, var)
 }
 
 /// Elo difference for an expected score `s` (0 < s < 1), logistic model.
