@@ -1,9 +1,14 @@
-//! Every case of tests/data/rules-cases.txt, through the library and
-//! through the built `chuhe judge` binary.
+//! Every case of tests/data/rules-cases.txt (the project's shared cases)
+//! and tests/data/rules-audit.txt (our own), through the library and
+//! through the built `chuhe judge` binary; our own also with the colours
+//! swapped and mirrored left to right.
 
 use chuhe::judge::replay;
-use chuhe_core::rules;
+use chuhe_core::rules::{self, Outcome};
 use std::process::Command;
+
+mod common;
+use common::{flip_colours, mirror_files, swap_colours};
 
 struct Case {
     name: String,
@@ -13,9 +18,10 @@ struct Case {
     reason: String,
 }
 
-fn cases() -> Vec<Case> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rules-cases.txt");
-    let text = std::fs::read_to_string(path).expect("rules-cases.txt is readable");
+/// The cases of `tests/data/<file>`, at least `min` of them.
+fn read_cases(file: &str, min: usize) -> Vec<Case> {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let cases: Vec<Case> = text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -31,26 +37,62 @@ fn cases() -> Vec<Case> {
             }
         })
         .collect();
-    assert!(
-        cases.len() >= 12,
-        "expected the shared cases, got {}",
-        cases.len()
-    );
+    assert!(cases.len() >= min, "{file}: {} cases", cases.len());
     cases
+}
+
+fn cases() -> Vec<Case> {
+    read_cases("rules-cases.txt", 12)
+}
+
+fn all_cases() -> Vec<Case> {
+    let mut all = cases();
+    all.extend(read_cases("rules-audit.txt", 40));
+    all
+}
+
+/// The library's verdict after `moves` from `fen`: result and reason text.
+fn judged(name: &str, fen: &str, moves: &str) -> (String, String) {
+    let pos = replay(Some(fen), moves).unwrap_or_else(|e| panic!("{name}: {e}"));
+    match rules::judge(&pos) {
+        Some(v) => (v.outcome.as_str().into(), v.reason.as_str().into()),
+        None => ("*".into(), "none".into()),
+    }
 }
 
 #[test]
 fn library_agrees_with_every_case() {
-    for c in cases() {
-        let pos = replay(Some(&c.fen), &c.moves).unwrap_or_else(|e| panic!("{}: {e}", c.name));
-        let (result, reason) = match rules::judge(&pos) {
-            Some(v) => (v.outcome.as_str(), v.reason.as_str()),
-            None => ("*", "none"),
-        };
+    for c in all_cases() {
         assert_eq!(
-            (result, reason),
-            (c.result.as_str(), c.reason.as_str()),
+            judged(&c.name, &c.fen, &c.moves),
+            (c.result.clone(), c.reason.clone()),
             "case {}",
+            c.name
+        );
+    }
+}
+
+/// A verdict must not depend on which colour or which wing a case is
+/// played on.
+#[test]
+fn our_cases_are_judged_alike_flipped_and_mirrored() {
+    for c in read_cases("rules-audit.txt", 40) {
+        let outcome = [Outcome::RedWins, Outcome::BlackWins, Outcome::Draw]
+            .into_iter()
+            .find(|o| o.as_str() == c.result)
+            .expect("a finished game");
+        let (fen, moves) = flip_colours(&c.fen, &c.moves);
+        assert_eq!(
+            judged(&c.name, &fen, &moves),
+            (swap_colours(outcome).as_str().into(), c.reason.clone()),
+            "case {} with the colours swapped",
+            c.name
+        );
+        let (fen, moves) = mirror_files(&c.fen, &c.moves);
+        assert_eq!(
+            judged(&c.name, &fen, &moves),
+            (c.result.clone(), c.reason.clone()),
+            "case {} mirrored",
             c.name
         );
     }
@@ -58,7 +100,7 @@ fn library_agrees_with_every_case() {
 
 #[test]
 fn binary_agrees_with_every_case() {
-    for c in cases() {
+    for c in all_cases() {
         let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
             .args(["judge", "--fen", &c.fen, "--moves", &c.moves])
             .output()

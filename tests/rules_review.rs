@@ -5,13 +5,13 @@
 //! cites the rule documents the project was made from (the 1999 rulebook
 //! 第24-29条 and 棋例细则; docs/RULES.md restates them).
 
-use chuhe_core::board::{flip_colours_fen, Move, Position};
+use chuhe_core::board::{flip_colours_fen, Position};
 use chuhe_core::rules::{self, judge_repetition, How, MoveClass, Outcome, Reason};
 use MoveClass::*;
 
 mod common;
 use chuhe::judge::{replay, target};
-use common::{assert_judged, check, search_view, twice};
+use common::{assert_judged, check, flip_colours, mirror_files, search_view, swap_colours, twice};
 
 /// The targets named for ply `ply` of the judged stretch.
 fn chased(fen: &str, cycle: &str, ply: usize) -> Vec<String> {
@@ -230,7 +230,9 @@ fn piece_protected_by_its_king_only_is_not_chased() {
 
 /// 27.1 借帅之力: with the red king on the d-file the black king cannot take
 /// back on d9 (it would face the red king once the rook has gone), so its
-/// protection is fake and Rd3 chases the knight. (Rc3 is idle: allowed.)
+/// protection is fake and Rd3 chases the knight; Rxd9+ is a check too, Ke8
+/// the only answer, and Rxg9 then wins the elephant (a check that takes
+/// material also opens a run). (Rc3 is idle: allowed.)
 #[test]
 fn king_protection_that_would_face_the_kings_is_fake() {
     let (fen, cycle) = (
@@ -244,7 +246,11 @@ fn king_protection_that_would_face_the_kings_is_fake() {
         DRAW,
         Reason::RepetitionDraw,
     );
-    assert_eq!(chased(fen, cycle, 0), ["knight d9"]);
+    assert_eq!(chased(fen, cycle, 0), ["knight d9", "elephant g9"]);
+    assert_eq!(
+        chased_how(fen, cycle, 0),
+        ["knight d9 (direct)", "elephant g9 (after the check d3d9)"]
+    );
 }
 
 /// 28.5 兑 needs a target that can take back. The black rook e6 is pinned on
@@ -677,25 +683,14 @@ const SWING: &str = "i2h2 c9a7 h2i2 a7c9";
 /// first and is to move at the end of each cycle, so the search's view is
 /// the same as Red's in the original.
 fn check_flipped(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome, reason: Reason) {
-    let flipped = flip_colours_fen(fen);
-    let mirror = |text: &str| -> String {
-        let mv: Move = text.parse().expect("a move");
-        Move::new(mv.from().flip_rank(), mv.to().flip_rank()).to_string()
-    };
-    let cycle: Vec<String> = cycle.split_whitespace().map(mirror).collect();
-    let cycle = cycle.join(" ");
+    let (flipped, cycle) = flip_colours(fen, cycle);
     let pos = twice(&flipped, &cycle);
-    let swapped = match outcome {
-        Outcome::RedWins => Outcome::BlackWins,
-        Outcome::BlackWins => Outcome::RedWins,
-        Outcome::Draw => Outcome::Draw,
-    };
     assert_judged(
         &pos,
         &flipped,
         &cycle,
         classes,
-        (swapped, reason),
+        (swap_colours(outcome), reason),
         search_view(outcome),
     );
 }
@@ -703,28 +698,8 @@ fn check_flipped(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome
 /// A case mirrored left to right (file a to i): xiangqi is symmetric, so
 /// the classes, the verdict and the search's view must not change.
 fn check_mirrored(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome, reason: Reason) {
-    let (board, rest) = fen.split_once(' ').expect("a FEN with a side to move");
-    let expand = |rank: &str| -> String {
-        rank.chars()
-            .map(|c| match c.to_digit(10) {
-                Some(n) => "1".repeat(n as usize),
-                None => c.to_string(),
-            })
-            .collect()
-    };
-    let mirrored: Vec<String> = board
-        .split('/')
-        .map(|rank| expand(rank).chars().rev().collect())
-        .collect();
-    let fen = format!("{} {rest}", mirrored.join("/"));
-    let cycle: Vec<String> = cycle
-        .split_whitespace()
-        .map(|text| {
-            let mv: Move = text.parse().expect("a move");
-            Move::new(mv.from().flip_file(), mv.to().flip_file()).to_string()
-        })
-        .collect();
-    check(&fen, &cycle.join(" "), classes, outcome, reason);
+    let (fen, cycle) = mirror_files(fen, cycle);
+    check(&fen, &cycle, classes, outcome, reason);
 }
 
 /// A case as given, with the colours swapped and mirrored left to right:
@@ -937,11 +912,12 @@ fn a_capture_of_no_value_without_check_is_idle() {
 
 /// Only the check the mover is under when it moves is set aside in the
 /// look-back, not a check the opponent gives on the way. With the red king
-/// on e1, Ra8+ forces Rd3-d8 and Nxg3 wins the cannon, no longer guarded by
-/// that rook. With the king on e2 the same Rd8 uncovers the knight c3's
-/// check on e2 and Red must answer it: no threat on g3 before Ke2-e1, so
-/// the king's move chases (借帅之力, 27.1; 从没捉到捉). Ke1-e2 chases the knight
-/// i1 along the opened rank: 长捉 against idle rook moves, Red loses.
+/// on e1, the cannon g3 is won: its guard, the rook d3, is the only piece
+/// that can block Ra8+, so Nxg3 Rxg3 is met by Ra8 mate (a root in form
+/// only, 假根) and Ra8+ Rd8 Nxg3 wins it too. With the king on e2 neither
+/// works: Rxg3 or Rd8 uncovers the knight c3's check on e2 and Red must
+/// answer it. So Ke2-e1 chases (借帅之力, 27.1; 从没捉到捉). Ke1-e2 chases the
+/// knight i1 along the opened rank: 长捉 against idle rook moves, Red loses.
 #[test]
 fn a_check_given_on_the_way_is_not_set_aside() {
     let (fen, cycle) = (
@@ -950,16 +926,13 @@ fn a_check_given_on_the_way_is_not_set_aside() {
     );
     let classes = [Chase, Idle, Chase, Idle];
     check_every_way(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
-    assert_eq!(
-        chased_how(fen, cycle, 0),
-        ["cannon g3 (after the check a5a8)"]
-    );
+    assert_eq!(chased_how(fen, cycle, 0), ["cannon g3 (direct)"]);
 }
 
 /// The same with Red answering a check: the knight g1 checks e2, Ke1
-/// answers it and makes the winning run at hand. Before it, with the knight
-/// g1's check set aside, Ra8+ Rd8 still uncovered the knight c3's check:
-/// no threat on g3 then. Black checks and idles (allowed); Red chases the
+/// answers it and wins the cannon (as above). Before it, with the knight
+/// g1's check set aside, Rxg3 or Ra8+ Rd8 still uncovered the knight c3's
+/// check: no threat on g3 then. Black checks and idles (allowed); Red chases the
 /// cannon and then the crossed pawn h1 (长捉): Red loses.
 #[test]
 fn answering_a_check_can_create_a_chase_through_checks() {
@@ -974,8 +947,5 @@ fn answering_a_check_can_create_a_chase_through_checks() {
         RED_LOSES,
         Reason::PerpetualAttack,
     );
-    assert_eq!(
-        chased_how(fen, cycle, 0),
-        ["cannon g3 (after the check a5a8)"]
-    );
+    assert_eq!(chased_how(fen, cycle, 0), ["cannon g3 (direct)"]);
 }

@@ -1,7 +1,9 @@
 //! Helpers shared by the rules test files.
+// Each test file is its own crate and uses a part of these.
+#![allow(dead_code)]
 
 use chuhe::judge::replay;
-use chuhe_core::board::Position;
+use chuhe_core::board::{flip_colours_fen, Move, Position};
 use chuhe_core::rules::{self, judge_repetition, MoveClass, Outcome, Reason, RepetitionScore};
 
 /// Plays `cycle` twice from `fen`, so the start position occurs a third time.
@@ -70,4 +72,52 @@ pub fn assert_judged(
         search,
         "search view of {cycle} from {fen}"
     );
+}
+
+/// `fen` and `moves` (UCCI coordinates) with the colours swapped: ranks
+/// mirrored top to bottom, Red's pieces Black's and the other way round.
+/// A verdict for Red becomes the same verdict for Black.
+pub fn flip_colours(fen: &str, moves: &str) -> (String, String) {
+    let flip = |mv: Move| Move::new(mv.from().flip_rank(), mv.to().flip_rank());
+    (flip_colours_fen(fen), map_moves(moves, flip))
+}
+
+/// `fen` and `moves` mirrored left to right (file a to i): xiangqi is
+/// symmetric, so nothing about the game may change.
+pub fn mirror_files(fen: &str, moves: &str) -> (String, String) {
+    let (board, rest) = fen.split_once(' ').expect("a FEN with a side to move");
+    let expand = |rank: &str| -> String {
+        rank.chars()
+            .map(|c| match c.to_digit(10) {
+                Some(n) => "1".repeat(n as usize),
+                None => c.to_string(),
+            })
+            .collect()
+    };
+    let mirrored: Vec<String> = board
+        .split('/')
+        .map(|rank| expand(rank).chars().rev().collect())
+        .collect();
+    let flip = |mv: Move| Move::new(mv.from().flip_file(), mv.to().flip_file());
+    (
+        format!("{} {rest}", mirrored.join("/")),
+        map_moves(moves, flip),
+    )
+}
+
+fn map_moves(moves: &str, f: impl Fn(Move) -> Move) -> String {
+    let mapped: Vec<String> = moves
+        .split_whitespace()
+        .map(|text| f(text.parse().expect("a move")).to_string())
+        .collect();
+    mapped.join(" ")
+}
+
+/// The same outcome with the colours swapped.
+pub fn swap_colours(outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::RedWins => Outcome::BlackWins,
+        Outcome::BlackWins => Outcome::RedWins,
+        Outcome::Draw => Outcome::Draw,
+    }
 }

@@ -16,6 +16,7 @@
 //! For reports, `how_won` says which of those ways wins a given target.
 
 use crate::board::{Bitboard, Color, GenType, Move, MoveList, Piece, PieceKind, Position, Square};
+use arrayvec::ArrayVec;
 use std::fmt;
 
 /// Targets threatened, split by whether a non-pawn piece or only a pawn threatens them.
@@ -109,11 +110,13 @@ fn won_after_checks(pos: &mut Position, set_aside: Bitboard, lost: i32, checks: 
     out
 }
 
-/// The checks that can start a run towards a capture: quiet checks and
-/// checks that take something of no material value (an uncrossed pawn). A
-/// checking capture of material is a capture: it is weighed as one (兑
-/// included), not as the first step towards another. Moves illegal only
-/// through the check of the pieces `set_aside` count.
+/// The checks that can start a run towards a capture: every check, quiet or
+/// taking something. A check that takes material is also weighed as a
+/// capture of its own (兑 included, in `direct_threats`); as a first step
+/// its gain is not counted, so what the run wins at its end must be won on
+/// its own (otherwise a check winning a pawn would make every even trade
+/// after it a chase of the piece traded). Moves illegal only through the
+/// check of the pieces `set_aside` count.
 fn opening_checks(pos: &mut Position, set_aside: Bitboard) -> MoveList {
     let moves = if set_aside.any() && pos.in_check() {
         let mut ok = MoveList::new();
@@ -128,19 +131,16 @@ fn opening_checks(pos: &mut Position, set_aside: Bitboard) -> MoveList {
     };
     let mut out = MoveList::new();
     for mv in moves {
-        let takes_material = pos
-            .piece_at(mv.to())
-            .is_some_and(|p| is_material(p, mv.to()));
-        if !takes_material && pos.gives_check(mv) {
+        if pos.gives_check(mv) {
             out.push(mv);
         }
     }
     out
 }
 
-/// The targets the check `check` (a quiet one or one taking no material)
-/// wins against every answer, by a capture next or, with `checks` > 1, by
-/// more checks first (`None` when it has no answer: a mate).
+/// The targets the check `check` wins against every answer, by a capture
+/// next or, with `checks` > 1, by more checks first (`None` when it has no
+/// answer: a mate).
 fn won_by_check(
     pos: &mut Position,
     check: Move,
@@ -369,37 +369,42 @@ fn wins_material(pos: &mut Position, mv: Move, us: Color, lost: i32) -> bool {
 }
 
 /// What the side to move gains by the best continuation of captures on `sq`
-/// (least valuable legal capturer first, stopping when that is better).
+/// (least valuable capturer first, stopping when that is better).
 /// When several capturers share the least value, the best of them is taken:
 /// which one the generator meets first depends on where the pieces stand,
 /// and a colour-mirrored position must be judged the same (the fuzzer found
 /// cycles whose chases differed from their mirror's through that order).
+/// A capture after which the opponent mates at once takes nothing back: a
+/// protector whose recapture is mated is a root in form only (28.16, 假根),
+/// as a capture that is mated is no chase (29.4); the next cheapest
+/// capturer is asked instead.
 pub fn exchange_on(pos: &mut Position, sq: Square) -> i32 {
-    let mut caps = MoveList::new();
-    pos.generate(GenType::Captures, &mut caps);
     let Some(victim) = pos.piece_at(sq) else {
         return 0;
     };
-    let value_of = |pos: &Position, mv: Move| pos.piece_at(mv.from()).map(|p| value(p, mv.from()));
-    let Some(least) = caps
+    let mut caps = MoveList::new();
+    pos.generate(GenType::Captures, &mut caps);
+    // At most one entry per piece of the side to move (16).
+    let mut by_value: ArrayVec<(i32, Move), 16> = caps
         .iter()
         .filter(|m| m.to() == sq)
-        .filter_map(|&m| value_of(pos, m))
-        .min()
-    else {
-        return 0;
-    };
+        .filter_map(|&m| pos.piece_at(m.from()).map(|p| (value(p, m.from()), m)))
+        .collect();
+    by_value.sort_unstable_by_key(|&(v, _)| v);
     let gained = value(victim, sq);
-    let mut best = i32::MIN;
-    for mv in caps {
-        if mv.to() != sq || value_of(pos, mv) != Some(least) {
-            continue;
+    let mut best: Option<(i32, i32)> = None;
+    for (v, mv) in by_value {
+        if best.is_some_and(|(least, _)| v > least) {
+            break;
         }
         pos.make_move(mv);
-        best = best.max(gained - exchange_on(pos, sq));
+        if !has_mate_in_one(pos) {
+            let got = gained - exchange_on(pos, sq);
+            best = Some((v, best.map_or(got, |(_, b)| b.max(got))));
+        }
         pos.unmake_move();
     }
-    best.max(0)
+    best.map_or(0, |(_, b)| b.max(0))
 }
 
 /// Whether the side to move can mate with one move.
