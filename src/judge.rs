@@ -136,17 +136,26 @@ pub fn target(t: &Target) -> String {
     format!("{t} ({})", t.how)
 }
 
-/// The moves of the last cycle: from the previous occurrence of the final
-/// position to the end. The verdict weighs the whole judged stretch (two
-/// cycles from the third occurrence on), but the last cycle is what a reader
-/// needs to see, and from the third occurrence on it repeats the one before.
-fn last_cycle<'a>(pos: &Position, c: &'a CycleReport) -> (usize, &'a [ClassifiedMove]) {
+/// The moves a report shows: the last cycle (from the previous occurrence
+/// of the final position to the end) when the cycle before it was the same
+/// moves, as it almost always is; otherwise the whole judged stretch, since
+/// the verdict weighs every move of it (two cycles from the third
+/// occurrence on) and a side idle only in the earlier cycle is allowed.
+fn shown_moves<'a>(pos: &Position, c: &'a CycleReport) -> (usize, &'a [ClassifiedMove]) {
     let history = pos.history();
     let from = (c.start_ply..history.len())
         .rev()
         .find(|&i| history[i].key == pos.key())
         .unwrap_or(c.start_ply);
-    (from, &c.moves[from - c.start_ply..])
+    let (earlier, last) = c.moves.split_at(from - c.start_ply);
+    let same_moves = |a: &[ClassifiedMove], b: &[ClassifiedMove]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.mv == y.mv)
+    };
+    if earlier.is_empty() || same_moves(earlier, last) {
+        (from, last)
+    } else {
+        (c.start_ply, &c.moves)
+    }
 }
 
 /// The text report: the last cycle's moves, side summaries, must-vary
@@ -154,7 +163,7 @@ fn last_cycle<'a>(pos: &Position, c: &'a CycleReport) -> (usize, &'a [Classified
 pub fn render_text(pos: &Position, j: &Judgement) -> String {
     let mut out = String::new();
     if let Some(c) = &j.cycle {
-        let (from, moves) = last_cycle(pos, c);
+        let (from, moves) = shown_moves(pos, c);
         out.push_str(&format!(
             "repetition occurrence {} cycle from ply {}\n",
             c.occurrence,
@@ -235,7 +244,7 @@ pub fn render_json(pos: &Position, j: &Judgement) -> String {
     let cycle = match &j.cycle {
         None => "null".to_string(),
         Some(c) => {
-            let (from, moves) = last_cycle(pos, c);
+            let (from, moves) = shown_moves(pos, c);
             let moves: Vec<String> = moves.iter().map(move_json).collect();
             let must_vary = c.must_vary.as_ref().map_or("null".to_string(), |mv| {
                 format!(

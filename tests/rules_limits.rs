@@ -321,6 +321,34 @@ fn judge_start_position_and_json() {
     assert_eq!(out.matches('{').count(), out.matches('}').count());
 }
 
+/// Two different cycles back to one position: Red's king steps (idle) the
+/// first time, checks with the knight the second (Black's advisor chases
+/// the knight, guarded by the rook, once). The verdict weighs both
+/// (Red allowed: a draw), so the report shows both, not just the last four
+/// moves, which alone would read as a perpetual check.
+#[test]
+fn judge_shows_both_cycles_when_they_differ() {
+    let fen = "3k1N1R1/9/5a3/3P5/9/9/9/9/9/4K4 w - - 0 1";
+    let moves = "e0f0 f7e8 f0e0 e8f7 f9g7 d9d8 g7f9 d8d9";
+    let (ok, out, _) = chuhe(&["judge", "--fen", fen, "--moves", moves]);
+    assert!(ok);
+    assert_eq!(
+        out,
+        "repetition occurrence 3 cycle from ply 1\n\
+         e0f0 idle\n\
+         f7e8 chase knight f9 (by exchange)\n\
+         f0e0 idle\n\
+         e8f7 idle\n\
+         f9g7 check\n\
+         d9d8 idle\n\
+         g7f9 check\n\
+         d8d9 idle\n\
+         red allowed\n\
+         black allowed\n\
+         result 1/2-1/2 repetition-draw\n"
+    );
+}
+
 /// Issue 24: each rook move chases a knight whose direct capture allows
 /// mate, because the quiet check Nf0-e2 first wins it; the report says so,
 /// in text and in JSON (`"by":"check","check":"f0e2"`), where a plain
