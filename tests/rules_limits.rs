@@ -321,9 +321,12 @@ fn judge_start_position_and_json() {
     assert_eq!(out.matches('{').count(), out.matches('}').count());
 }
 
-/// Two different cycles back to one position: Red's king steps (idle) the
-/// first time, checks with the knight the second (Black's advisor chases
-/// the knight, guarded by the rook, once). The verdict weighs both
+/// Two different cycles back to one position: Red's king steps the first
+/// time, checks with the knight the second. (Black's advisor chases the
+/// knight, guarded by the rook; back on e0 the red king makes Nf9-g7+, a
+/// discovered check, win the advisor e8 whether it blocks on f9 or the
+/// king steps to d8, where it cannot take back facing the red king.) Red's
+/// first king step is idle, and the verdict weighs both cycles
 /// (Red allowed: a draw), so the report shows both, not just the last four
 /// moves, which alone would read as a perpetual check.
 #[test]
@@ -337,7 +340,7 @@ fn judge_shows_both_cycles_when_they_differ() {
         "repetition occurrence 3 cycle from ply 1\n\
          e0f0 idle\n\
          f7e8 chase knight f9 (by exchange)\n\
-         f0e0 idle\n\
+         f0e0 chase advisor e8 (after the check f9g7)\n\
          e8f7 idle\n\
          f9g7 check\n\
          d9d8 idle\n\

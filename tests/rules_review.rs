@@ -490,7 +490,9 @@ fn protector_without_the_cannon_is_real() {
 // the advisor, so that f7 can now simply be taken: a new direct threat, so a
 // chase (new against the position just before the move, 28.2). Compared as
 // one set, the threats before and after are both {f7}, and the pinning move
-// would look idle.
+// would look idle. The move back, freeing the advisor, chases it: Rb9+ makes
+// it block on d9, where Rxd9 takes it and the king cannot take back (it
+// would face the red king on d2). Red attacks every move and loses.
 
 /// Pinned by a cannon over a screen: Cg1-e1 puts the red pawn e5 between
 /// the cannon and the advisor; if the advisor left e8, the cannon would
@@ -504,13 +506,17 @@ fn pinning_the_protector_with_a_cannon_screen_chases() {
     check(
         fen,
         cycle,
-        &[Chase, Idle, Idle, Idle],
-        DRAW,
-        Reason::RepetitionDraw,
+        &[Chase, Idle, Chase, Idle],
+        RED_LOSES,
+        Reason::PerpetualAttack,
     );
     assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
     // New as a direct capture, where before it was won through Rb9+.
     assert_eq!(chased_how(fen, cycle, 0), ["knight f7 (direct)"]);
+    assert_eq!(
+        chased_how(fen, cycle, 2),
+        ["advisor e8 (after the check b2b9)"]
+    );
 }
 
 /// Control: the black pawn e6 stands between the screen and the advisor, so
@@ -540,11 +546,12 @@ fn pinning_the_protector_with_a_rook_chases() {
     check(
         fen,
         cycle,
-        &[MateThreat, Idle, Idle, Idle],
-        DRAW,
-        Reason::RepetitionDraw,
+        &[MateThreat, Idle, Chase, Idle],
+        RED_LOSES,
+        Reason::PerpetualAttack,
     );
     assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+    assert_eq!(chased(fen, cycle, 2), ["advisor e8"]);
 }
 
 /// Pinned by the flying general: Kd2-e2 puts the red king on the open e
@@ -559,11 +566,12 @@ fn pinning_the_protector_with_the_flying_general_chases() {
     check(
         fen,
         cycle,
-        &[MateThreat, Idle, Idle, Idle],
-        DRAW,
-        Reason::RepetitionDraw,
+        &[MateThreat, Idle, Chase, Idle],
+        RED_LOSES,
+        Reason::PerpetualAttack,
     );
     assert_eq!(chased(fen, cycle, 0), ["knight f7"]);
+    assert_eq!(chased(fen, cycle, 2), ["advisor e8"]);
 }
 
 // ---- 29.4 with a discovered check at hand (issue 10, item 3) -----------
@@ -932,8 +940,8 @@ fn a_check_given_on_the_way_is_not_set_aside() {
 /// The same with Red answering a check: the knight g1 checks e2, Ke1
 /// answers it and wins the cannon (as above). Before it, with the knight
 /// g1's check set aside, Rxg3 or Ra8+ Rd8 still uncovered the knight c3's
-/// check: no threat on g3 then. Black checks and idles (allowed); Red chases the
-/// cannon and then the crossed pawn h1 (长捉): Red loses.
+/// check: no threat on g3 then. Black checks and idles (allowed); Red
+/// chases the cannon and then the crossed pawn h1 (长捉): Red loses.
 #[test]
 fn answering_a_check_can_create_a_chase_through_checks() {
     let (fen, cycle) = (
@@ -948,4 +956,36 @@ fn answering_a_check_can_create_a_chase_through_checks() {
         Reason::PerpetualAttack,
     );
     assert_eq!(chased_how(fen, cycle, 0), ["cannon g3 (direct)"]);
+}
+
+/// A piece won where it went to answer the check is chased too. Ra3 threatens
+/// Ra9+, whose only answer is the block Ne8-c9 (d9 is on the rank, f9 faces
+/// the red king), and Rxc9+ keeps the knight. Rb3 chases the loose knight
+/// b6: 长捉 against elephant steps, Red loses.
+#[test]
+fn the_piece_that_blocks_the_check_is_chased() {
+    let (fen, cycle) = (
+        "4k4/4n4/9/1n7/6b2/9/1R7/9/9/5K3 w - - 0 1",
+        "b3a3 g5i7 a3b3 i7g5",
+    );
+    let classes = [Chase, Idle, Chase, Idle];
+    check_every_way(fen, cycle, &classes, RED_LOSES, Reason::PerpetualAttack);
+    assert_eq!(
+        chased_how(fen, cycle, 0),
+        ["knight e8 (after the check a3a9)"]
+    );
+}
+
+/// Control: the elephant e7 guards c9 and can block there itself, so
+/// neither block loses a piece (Rxc9 is taken back); Ra3 is idle: allowed,
+/// a draw.
+#[test]
+fn a_guarded_block_wins_nothing() {
+    check_every_way(
+        "4k4/4n4/4b4/1n7/6b2/9/1R7/9/9/5K3 w - - 0 1",
+        "b3a3 g5i7 a3b3 i7g5",
+        &[Idle, Idle, Chase, Idle],
+        DRAW,
+        Reason::RepetitionDraw,
+    );
 }

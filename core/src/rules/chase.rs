@@ -169,6 +169,19 @@ fn won_by_check(
             t.by_pawns = (t.by_pawns | more.by_pawns) & !t.by_pieces;
         }
         pos.unmake_move();
+        // The piece that answered (a block, say) and is won where it went
+        // is the piece chased: counted on the square it stands on now.
+        let back = |mut b: Bitboard| {
+            if b.has(answer.to()) {
+                b.clear(answer.to());
+                b.set(answer.from());
+            }
+            b
+        };
+        let t = Threats {
+            by_pieces: back(t.by_pieces),
+            by_pawns: back(t.by_pawns),
+        };
         let acc = match common {
             None => t,
             Some(c) => {

@@ -29,8 +29,10 @@
 //! must be new (a mate the mover could already play is not threatened by its
 //! move); chases through checks look up to two checks deep (a check that
 //! takes material is weighed as a capture and also opens a run, its own
-//! gain not counted towards the run's), a mover answering a check included (compared with
-//! what it threatened before the check, that check set aside), and a chase
+//! gain not counted towards the run's; a piece that answers a check, by
+//! blocking it say, and is won where it went counts as chased), a mover
+//! answering a check included (compared with what it threatened before
+//! the check, that check set aside), and a chase
 //! is new per way of winning (a piece that can now be taken at once is newly
 //! chased even if before it could be won through a check, as when a move
 //! pins its only protector); mate threats look for mates of up to three
