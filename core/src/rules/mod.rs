@@ -22,24 +22,24 @@
 //! at the fourth. The shared case file (data/rules-cases.txt) expects the
 //! verdict at the third occurrence, which is what `judge` gives.
 //!
-//! What is judged: at the third occurrence, every move since the first of
-//! the three (two cycles, so a side is "forbidden" only if it attacked in
-//! both); in the search, the one cycle of `plies_back` plies. Choices where
-//! the rules leave room (see the submodules): a mate threat, like a chase,
-//! must be new (a mate the mover could already play is not threatened by its
+//! What is judged: at the third occurrence, every move since the first of the
+//! three (two cycles, so a side is "forbidden" only if it attacked in both);
+//! in the search, the one cycle of `plies_back` plies. Choices where the
+//! rules leave room (see the submodules): a mate threat, like a chase, must
+//! be new (a mate the mover could already play is not threatened by its
 //! move); chases through checks look up to two checks deep (a check that
-//! takes material is weighed as a capture and also opens a run, its own
-//! gain not counted towards the run's; a piece that answers a check, by
-//! blocking it say, and is won where it went counts as chased), a mover
-//! answering a check included (compared with what it threatened before
-//! the check, that check set aside), and a chase
-//! is new per way of winning (a piece that can now be taken at once is newly
-//! chased even if before it could be won through a check, as when a move
-//! pins its only protector); mate threats look for mates of up to three
-//! checks within a node budget. Exchanges try every equally cheap
-//! recapturer, so a position and its colour mirror are judged alike; a
-//! recapture that the opponent answers with mate at once is no recapture
-//! (a root in form only, 假根, 28.16; the capturer's side of 29.4).
+//! takes material is weighed as a capture and also opens a run, its own gain
+//! not counted towards the run's; a piece that answers a check, by blocking
+//! it say, and is won where it went counts as chased), a mover answering a
+//! check included (compared with what it threatened before the check, that
+//! check set aside), and a chase is new per way of winning (a piece that can
+//! now be taken at once is newly chased even if before it could be won
+//! through a check, as when a move pins its only protector); mate threats
+//! look for mates of up to three checks within a node budget. Exchanges try
+//! every equally cheap recapturer, so a position and its colour mirror are
+//! judged alike; a recapture that the opponent answers with mate at once is
+//! no recapture (a root in form only, 假根, 28.16; the capturer's side of
+//! 29.4).
 //!
 //! Reports (`judge_repetition`, for `chuhe judge` and the tools) say how
 //! each chased piece is won (`Target::how`, a `How`): `Direct` (a capture
