@@ -7,7 +7,7 @@ use super::limits::{Limits, SearchInfo, StopHandle};
 use super::movepick::MovePicker;
 use super::params;
 use super::see::see_ge;
-use super::time::TimeManager;
+use super::time::{effort_scale, TimeManager};
 use super::tt::{Bound, Tt, TtHit};
 use super::values::*;
 use crate::board::{zobrist, Move, PieceKind, Position};
@@ -150,6 +150,9 @@ pub struct Worker<'a> {
     /// Root moves already given a line of their own in this iteration of
     /// a multi-PV search: the next line is the best of the others.
     root_done: Vec<Move>,
+    /// Nodes searched below each root move so far in this search (main
+    /// thread only): the time manager's measure of how settled the best is.
+    root_effort: Vec<(Move, u64)>,
     time: Option<TimeManager>,
     /// Nodes of the other threads at the last poll (main thread only).
     others_nodes: u64,
@@ -194,6 +197,7 @@ impl<'a> Worker<'a> {
             iter_best: None,
             prev_best: Move::NONE,
             root_done: Vec::new(),
+            root_effort: Vec::new(),
             time,
             others_nodes: 0,
             start: Instant::now(),
@@ -576,6 +580,7 @@ impl<'a> Worker<'a> {
             }
             let new_depth = depth - 1 + ext;
 
+            let nodes_before = self.nodes;
             self.make(mv, ply, Some(gives_check));
             self.stack[ply + 1].double_exts += (ext >= 2) as u8;
             let mut v = -INF;
@@ -596,6 +601,9 @@ impl<'a> Worker<'a> {
                 v = -self.search(true, new_depth, -beta, -alpha, ply + 1, false);
             }
             self.unmake();
+            if root && self.is_main() {
+                self.add_root_effort(mv, self.nodes - nodes_before);
+            }
             if self.aborted {
                 return 0;
             }
@@ -898,7 +906,14 @@ impl<'a> Worker<'a> {
                 }
             });
             prev_score = Some(score);
-            let factor = (0.7 + instability * 0.45) * falling;
+            // The best move's node share means little in the first few
+            // iterations, which take a sliver of the time anyway.
+            let effort = if depth >= 8 {
+                effort_scale(self.best_share(out.best))
+            } else {
+                1.0
+            };
+            let factor = (0.7 + instability * 0.45) * falling * effort;
             instability *= 0.55;
             if let Some(tm) = self.time.as_mut() {
                 if self.shared.handle.ponderhit.load(Ordering::Relaxed) {
@@ -978,6 +993,23 @@ impl<'a> Worker<'a> {
         true
     }
 
+    fn add_root_effort(&mut self, mv: Move, nodes: u64) {
+        match self.root_effort.iter_mut().find(|e| e.0 == mv) {
+            Some(e) => e.1 += nodes,
+            None => self.root_effort.push((mv, nodes)),
+        }
+    }
+
+    /// The share of this thread's nodes spent below root move `mv`.
+    fn best_share(&self, mv: Move) -> f64 {
+        let spent = self
+            .root_effort
+            .iter()
+            .find(|e| e.0 == mv)
+            .map_or(0, |e| e.1);
+        spent as f64 / self.nodes.max(1) as f64
+    }
+
     fn report(&mut self, out: &Outcome, on_info: &mut dyn FnMut(&SearchInfo)) {
         let ms = self.start.elapsed().as_millis() as u64;
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
@@ -1035,6 +1067,52 @@ mod tests {
             bound,
             current,
         }
+    }
+
+    /// A one-thread search to `depth` on `fen`: the outcome and the worker's
+    /// share of nodes below the best move.
+    fn search_to_depth(fen: &str, depth: u32) -> (Outcome, f64, u64, Vec<(Move, u64)>) {
+        let pos = Position::from_fen(fen).unwrap();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let shared = Shared {
+            tt: std::sync::Arc::new(Tt::try_new(16).unwrap()),
+            handle: StopHandle::new(),
+            root_moves: limits.root_moves(&pos),
+            limits,
+            abort: AtomicBool::new(false),
+            nodes: vec![AtomicU64::new(0)],
+            net: crate::nnue::default_network(),
+        };
+        let mut heur = Heuristics::default();
+        let mut cycles = CycleCache::default();
+        let mut w = Worker::new(0, &shared, &mut heur, &mut cycles, pos, None);
+        let out = w.iterate(&mut |_| {});
+        let share = w.best_share(out.best);
+        (out, share, w.nodes, w.root_effort.clone())
+    }
+
+    #[test]
+    fn root_effort_counts_the_nodes_below_each_root_move() {
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        let (out, share, nodes, effort) = search_to_depth(start, 8);
+        let pos = Position::from_fen(start).unwrap();
+        let legal = pos.legal_moves();
+        assert!(effort.iter().all(|e| legal.contains(&e.0)));
+        let below: u64 = effort.iter().map(|e| e.1).sum();
+        // Every node but the root's own lies below some root move.
+        assert!(below < nodes && below > nodes * 9 / 10, "{below} of {nodes}");
+        assert!(share > 0.0 && share < 1.0, "{share}");
+        assert_eq!(out.depth, 8);
+
+        // Red's rook takes a loose black rook on an open file for free: the
+        // search should need little effort elsewhere to settle on it.
+        let free_rook = "3akab2/9/4b4/r8/9/9/9/4B4/9/R2AKAB2 w - - 0 1";
+        let (out, share, _, _) = search_to_depth(free_rook, 8);
+        assert_eq!(out.best.to_string(), "a0a6");
+        assert!(share > 0.5, "{share}");
     }
 
     #[test]
