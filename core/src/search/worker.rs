@@ -1103,7 +1103,10 @@ mod tests {
         assert!(effort.iter().all(|e| legal.contains(&e.0)));
         let below: u64 = effort.iter().map(|e| e.1).sum();
         // Every node but the root's own lies below some root move.
-        assert!(below < nodes && below > nodes * 9 / 10, "{below} of {nodes}");
+        assert!(
+            below < nodes && below > nodes * 9 / 10,
+            "{below} of {nodes}"
+        );
         assert!(share > 0.0 && share < 1.0, "{share}");
         assert_eq!(out.depth, 8);
 
