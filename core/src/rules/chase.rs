@@ -9,9 +9,9 @@
 //! protector is pinned, would expose its king or would be mated at once
 //! for taking back, and a rook attacked by a knight or cannon all count;
 //! after checks, net of whatever the answers took, the checker say; a
-//! piece that answered a check is a target where it stood), unless the attack is an exchange offer between
-//! pieces of the same kind that can take each other (兑), or taking would let
-//! the opponent mate at once. Pawn attackers are kept apart: a pawn's attack
+//! piece that answered a check is a target where it stood), unless the
+//! attack is an exchange offer between pieces of the same kind that can take
+//! each other (兑), or taking would let the opponent mate at once. Pawn attackers are kept apart: a pawn's attack
 //! is a chase only when both sides attack perpetually (27.2).
 //!
 //! For reports, `how_won` says which of those ways wins a given target.

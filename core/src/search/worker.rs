@@ -1069,8 +1069,9 @@ mod tests {
         }
     }
 
-    /// A one-thread search to `depth` on `fen`: the outcome and the worker's
-    /// share of nodes below the best move.
+    /// A one-thread search to `depth` on `fen`: the outcome, the worker's
+    /// share of nodes below the best move, its node count and its nodes
+    /// below each root move.
     fn search_to_depth(fen: &str, depth: u32) -> (Outcome, f64, u64, Vec<(Move, u64)>) {
         let pos = Position::from_fen(fen).unwrap();
         let limits = Limits {
