@@ -604,7 +604,12 @@ fn rook_attacks_whose_captures_allow_mate_are_idle() {
 /// cannon over e3) Kd9 Rd7 mate; from b6 that mate does not exist, so Rb7
 /// is a new mate threat (杀). Rb6 wins the knight i6 through a check: Ne7+
 /// forces Re3, which takes the rook off g3, and RxN no longer allows mate
-/// (29.1, 通过照将吃子). A mate threat and a chase in turn are forbidden.
+/// (29.1, 通过照将吃子). It also wins the cannon i7 through Ne3+ (a cannon
+/// check over the knight): Ci7-e7 blocks and Cxe7 takes it (the black
+/// cannon could take back on e2 over the same knight, but the king guards
+/// e2: an attack on a loose piece that also offers a trade is a chase,
+/// 捉兼兑, 细则5), or Kd9 Rd6+ Cd7 Rxd7. A mate threat and a chase in turn
+/// are forbidden.
 #[test]
 fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
     let (fen, cycle) = (
@@ -620,10 +625,13 @@ fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
     );
     // The cannon i7, whose capture allows mate, is not among the targets.
     assert!(chased(fen, cycle, 0).is_empty());
-    assert_eq!(chased(fen, cycle, 2), ["knight i6"]);
+    assert_eq!(chased(fen, cycle, 2), ["knight i6", "cannon i7"]);
     assert_eq!(
         chased_how(fen, cycle, 2),
-        ["knight i6 (after the check f5e7)"]
+        [
+            "knight i6 (after the check f5e7)",
+            "cannon i7 (after the check f5e3)"
+        ]
     );
 }
 

@@ -2,17 +2,21 @@
 //! next move (seeds 28.3, 29.1-29.4, 27.1-27.2, 28.5).
 //!
 //! A target is a piece with material value (rook, knight, cannon, advisor,
-//! elephant, crossed pawn). It is threatened when some piece other than the
-//! king can legally take it (at once, or at the end of a run of up to
-//! `CHASE_CHECKS` checks whatever the answers) and the exchange that follows
-//! on that square wins material (so an unprotected piece, a piece whose
-//! protector is pinned, would expose its king or would be mated at once
-//! for taking back, and a rook attacked by a knight or cannon all count;
-//! after checks, net of whatever the answers took, the checker say; a
-//! piece that answered a check is a target where it stood), unless the
-//! attack is an exchange offer between pieces of the same kind that can take
-//! each other (兑), or taking would let the opponent mate at once. Pawn attackers are kept apart: a pawn's attack
-//! is a chase only when both sides attack perpetually (27.2).
+//! elephant, crossed pawn). It is threatened when some piece can legally
+//! take it (at once, or at the end of a run of up to `CHASE_CHECKS` checks
+//! whatever the answers) and the exchange that follows on that square wins
+//! material (so an unprotected piece, a piece whose protector is pinned,
+//! would expose its king or would be mated at once for taking back, and a
+//! rook attacked by a knight or cannon all count; after checks, net of
+//! whatever the answers took, the checker say; a piece that answered a
+//! check is a target where it stood), unless the attack is an exchange
+//! offer between pieces of the same kind that can take each other with the
+//! same gain (兑; a protected piece attacking a loose one of its kind chases
+//! it, 捉兼兑), or taking would let the opponent mate at once. The king's
+//! captures count only when another piece's move lets it win something
+//! (借帅之力, 27.1); the king stepping up to attack is idle. Pawn attackers
+//! are kept apart: a pawn's attack is a chase only when both sides attack
+//! perpetually (27.2), whichever piece moved to make it possible.
 //!
 //! For reports, `how_won` says which of those ways wins a given target.
 
@@ -67,6 +71,18 @@ pub fn is_material(piece: Piece, sq: Square) -> bool {
 /// each more multiplies the work of judging every cycle inside the search.
 const CHASE_CHECKS: u32 = 2;
 
+/// What a look for threats counts beyond the plain captures of the side to
+/// move.
+#[derive(Clone, Copy, Debug)]
+struct Scope {
+    /// Checkers whose check is ignored (see `threats`).
+    set_aside: Bitboard,
+    /// Whether captures by the king count: they do when the move judged was
+    /// not the king's (借帅之力捉吃, 27.1), they do not when the king itself
+    /// moved to attack (帅本身步步叫吃, an idle move).
+    king: bool,
+}
+
 /// The targets the side to move threatens in `pos`, as two sets: by a
 /// direct capture, and by a capture that a run of checks forces (29.1:
 /// 通过连续照将吃子) that no direct capture already wins. They are kept apart
@@ -77,15 +93,17 @@ const CHASE_CHECKS: u32 = 2;
 /// still counts (a capture, or a check that starts a run), all along the
 /// line: it tells what the mover was attacking before it had to answer the
 /// check, for the 从捉到捉 comparison. Only that check is set aside: a check
-/// the opponent gives on the way binds as usual.
-pub fn threats(pos: &mut Position, relaxed: bool) -> (Threats, Threats) {
+/// the opponent gives on the way binds as usual. `king`: whether the king's
+/// own captures count (see `Scope`).
+pub fn threats(pos: &mut Position, relaxed: bool, king: bool) -> (Threats, Threats) {
     let set_aside = if relaxed {
         pos.checkers()
     } else {
         Bitboard::EMPTY
     };
-    let direct = direct_threats(pos, set_aside, 0);
-    let won = won_after_checks(pos, set_aside, 0, CHASE_CHECKS);
+    let scope = Scope { set_aside, king };
+    let direct = direct_threats(pos, scope, 0);
+    let won = won_after_checks(pos, scope, 0, CHASE_CHECKS);
     let through_check = Threats {
         by_pieces: won.by_pieces & !direct.by_pieces,
         by_pawns: won.by_pawns & !direct.all(),
@@ -95,14 +113,13 @@ pub fn threats(pos: &mut Position, relaxed: bool) -> (Threats, Threats) {
 
 /// Targets won by a check and then, against every answer, a capture or (with
 /// `checks` > 1) another such run; `lost` is the material the answers have
-/// taken so far, which the capture at the end must beat. `set_aside`: the
-/// checkers whose check is ignored (see `threats`).
-fn won_after_checks(pos: &mut Position, set_aside: Bitboard, lost: i32, checks: u32) -> Threats {
+/// taken so far, which the capture at the end must beat.
+fn won_after_checks(pos: &mut Position, scope: Scope, lost: i32, checks: u32) -> Threats {
     let theirs = pos.color_bb(!pos.side_to_move());
     let mut out = Threats::default();
-    for check in opening_checks(pos, set_aside) {
+    for check in opening_checks(pos, scope.set_aside) {
         // No answer at all is a mate, judged as a mate threat instead.
-        if let Some(t) = won_by_check(pos, check, set_aside, lost, checks) {
+        if let Some(t) = won_by_check(pos, check, scope, lost, checks) {
             out.by_pieces |= t.by_pieces & theirs;
             out.by_pawns |= t.by_pawns & theirs;
         }
@@ -145,7 +162,7 @@ fn opening_checks(pos: &mut Position, set_aside: Bitboard) -> MoveList {
 fn won_by_check(
     pos: &mut Position,
     check: Move,
-    set_aside: Bitboard,
+    scope: Scope,
     lost: i32,
     checks: u32,
 ) -> Option<Threats> {
@@ -153,7 +170,7 @@ fn won_by_check(
     let mut common: Option<Threats> = None;
     for answer in pos.legal_moves() {
         let taken = pos.piece_at(answer.to());
-        // Looking back past a check the mover was under (`set_aside`), its
+        // Looking back past a check the mover was under (`scope.set_aside`), its
         // king stands attacked; that check is ignored throughout.
         if taken.is_some_and(|p| p.kind() == PieceKind::King) {
             continue;
@@ -163,9 +180,9 @@ fn won_by_check(
         // more than it, or the checks only trade material (得子, 29.3).
         let lost = lost + taken.map_or(0, |p| value(p, answer.to()));
         pos.make_move(answer);
-        let mut t = direct_threats(pos, set_aside, lost);
+        let mut t = direct_threats(pos, scope, lost);
         if checks > 1 {
-            let more = won_after_checks(pos, set_aside, lost, checks - 1);
+            let more = won_after_checks(pos, scope, lost, checks - 1);
             t.by_pieces |= more.by_pieces;
             t.by_pawns = (t.by_pawns | more.by_pawns) & !t.by_pieces;
         }
@@ -248,13 +265,17 @@ impl fmt::Display for How {
 }
 
 /// How the side to move wins the target on `sq`, one that `threats(pos,
-/// false)` found (threatened by a pawn alone when `by_pawn`), for reports:
+/// false, king)` found (threatened by a pawn alone when `by_pawn`), for reports:
 /// by a capture when one wins it (kept if any capture keeps it, else by
 /// exchange), else by the first check, in generation order, that starts a
 /// run winning it. The same tests as `threats`, asked of one square; `None`
 /// if it is not a target.
-pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool) -> Option<How> {
+pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool, king: bool) -> Option<How> {
     let us = pos.side_to_move();
+    let scope = Scope {
+        set_aside: Bitboard::EMPTY,
+        king,
+    };
     let mut caps = MoveList::new();
     pos.generate(GenType::Captures, &mut caps);
     let mut found = None;
@@ -265,7 +286,7 @@ pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool) -> Option<How> {
         let (Some(attacker), Some(target)) = (pos.piece_at(mv.from()), pos.piece_at(sq)) else {
             continue;
         };
-        if attacker.kind() == PieceKind::King
+        if (attacker.kind() == PieceKind::King && !king)
             || (attacker.kind() == PieceKind::Pawn) != by_pawn
             || !is_material(target, sq)
             || is_exchange_offer(pos, attacker, mv.from(), target, sq)
@@ -287,7 +308,7 @@ pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool) -> Option<How> {
     opening_checks(pos, Bitboard::EMPTY)
         .into_iter()
         .find_map(|check| {
-            let t = won_by_check(pos, check, Bitboard::EMPTY, 0, CHASE_CHECKS)?;
+            let t = won_by_check(pos, check, scope, 0, CHASE_CHECKS)?;
             let won = if by_pawn { t.all() } else { t.by_pieces };
             won.has(sq).then_some(How::Check(check))
         })
@@ -295,13 +316,13 @@ pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool) -> Option<How> {
 
 /// Targets whose capture wins more than `lost` (material already given up
 /// on the way, 0 for a capture next move). Captures illegal only through
-/// the check of the pieces `set_aside` count.
-fn direct_threats(pos: &mut Position, set_aside: Bitboard, lost: i32) -> Threats {
+/// the check of the pieces `scope.set_aside` count.
+fn direct_threats(pos: &mut Position, scope: Scope, lost: i32) -> Threats {
     let us = pos.side_to_move();
     let mut caps = MoveList::new();
-    if set_aside.any() && pos.in_check() {
+    if scope.set_aside.any() && pos.in_check() {
         for mv in pos.pseudo_legal_moves() {
-            if pos.is_capture(mv) && ignores_check(pos, mv, set_aside) {
+            if pos.is_capture(mv) && ignores_check(pos, mv, scope.set_aside) {
                 caps.push(mv);
             }
         }
@@ -314,7 +335,7 @@ fn direct_threats(pos: &mut Position, set_aside: Bitboard, lost: i32) -> Threats
         let (Some(attacker), Some(target)) = (pos.piece_at(from), pos.piece_at(to)) else {
             continue;
         };
-        if attacker.kind() == PieceKind::King || !is_material(target, to) {
+        if (attacker.kind() == PieceKind::King && !scope.king) || !is_material(target, to) {
             continue;
         }
         if out.by_pieces.has(to) || (attacker.kind() == PieceKind::Pawn && out.by_pawns.has(to)) {
@@ -349,16 +370,22 @@ fn ignores_check(pos: &mut Position, mv: Move, set_aside: Bitboard) -> bool {
     (after & !set_aside).is_empty()
 }
 
-/// 兑: the target is of the attacker's kind and could take the attacker back
-/// (a blocked knight or a pinned piece cannot, and then it is a real chase).
+/// 兑 (28.5: 凡走子可与同等子力互换吃去者): the target is of the attacker's
+/// kind and could take the attacker back, winning as much as the attacker
+/// would. A blocked knight or a pinned piece cannot take back, and then it
+/// is a real chase; nor is it an offer when taking the attacker wins the
+/// target nothing (the attacker is protected) while the attacker wins the
+/// target (unprotected): that is a chase that also offers a trade, judged
+/// as a chase (细则5: 凡捉子兼具兑、献、送吃，也按捉处理).
 fn is_exchange_offer(pos: &mut Position, a: Piece, from: Square, t: Piece, to: Square) -> bool {
     if a.kind() != t.kind() {
         return false;
     }
     pos.make_null();
-    let back = pos.is_legal(Move::new(to, from));
+    let back = Move::new(to, from);
+    let offer = pos.is_legal(back) && wins_material(pos, back, t.color(), 0);
     pos.unmake_null();
-    back
+    offer
 }
 
 /// Whether capturing with `mv` and the best exchange that follows on that
@@ -460,10 +487,10 @@ mod tests {
     fn relaxed_threats_look_past_the_check_through_checks_too() {
         let mut pos = Position::from_fen("4k4/9/9/R3p3n/9/9/9/9/1n7/3K5 w - - 0 1").unwrap();
         assert!(pos.in_check());
-        let (direct, through) = threats(&mut pos, true);
+        let (direct, through) = threats(&mut pos, true, false);
         assert!(direct.all().is_empty());
         assert!(through.by_pieces.has(sq("i6")), "{through:?}");
-        let (direct, through) = threats(&mut pos, false);
+        let (direct, through) = threats(&mut pos, false, false);
         assert!(direct.all().is_empty() && through.all().is_empty());
     }
 
@@ -472,15 +499,24 @@ mod tests {
     #[test]
     fn a_run_of_two_checks_wins_material() {
         let mut pos = Position::from_fen("4k4/1n6c/9/7R1/9/9/9/9/9/3K5 w - - 0 1").unwrap();
-        let (direct, through) = threats(&mut pos, false);
+        let (direct, through) = threats(&mut pos, false, false);
         assert!(direct.all().is_empty());
         assert!(through.by_pieces.has(sq("i8")) && through.by_pieces.has(sq("b8")));
         assert_eq!(
-            won_after_checks(&mut pos, Bitboard::EMPTY, 0, 1).all(),
+            won_after_checks(
+                &mut pos,
+                Scope {
+                    set_aside: Bitboard::EMPTY,
+                    king: false
+                },
+                0,
+                1
+            )
+            .all(),
             Bitboard::EMPTY
         );
         assert_eq!(
-            how_won(&mut pos, sq("i8"), false),
+            how_won(&mut pos, sq("i8"), false, false),
             Some(How::Check("h6h9".parse().unwrap()))
         );
     }

@@ -120,6 +120,15 @@ const MATE_CHECKS: u32 = 3;
 /// not a threat.
 const MATE_NODES: u32 = 2000;
 
+/// Whether the king's captures count as this move's threats: they do when
+/// another piece moves (借帅之力捉吃: the move takes away a guard, say, so
+/// that the king can win a piece beside it), not when the king itself
+/// moves to attack (帅本身步步叫吃, 27.1, idle).
+fn borrows_king(p: &Position, mv: Move) -> bool {
+    p.piece_at(mv.from())
+        .is_some_and(|m| m.kind() != PieceKind::King)
+}
+
 /// Plays `mv` on `p` (standing before it) and says what it does. With `full`
 /// every fact is found; otherwise only as much as tells whether the move is
 /// a check, and whether it is an attack with and without pawn chases.
@@ -140,10 +149,11 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     // block that also opens a line for a winning run of checks chases (the
     // threat did not exist before the move, 从没捉到捉), while one that
     // leaves an old threat standing does not.
-    let (before, before_check) = threats(p, true);
+    let king = borrows_king(p, mv);
+    let (before, before_check) = threats(p, true, king);
     p.make_move(mv);
     p.make_null();
-    let (after, after_check) = threats(p, false);
+    let (after, after_check) = threats(p, false, king);
     // New is judged against the position just before the move, per way of
     // winning (凡是走子前不存在捉，而走子后造成捉的，一律按捉处理): a piece
     // that can now be taken at once is newly chased even if before it could
@@ -189,7 +199,10 @@ pub(crate) fn describe_move(p: &mut Position, mv: Move, side: Color, f: &Facts) 
             .into_iter()
             .map(|(piece, square)| {
                 let pawn_only = !f.new_by_pieces.has(square);
-                let how = how_won(p, square, pawn_only).unwrap_or_else(|| {
+                let king = p
+                    .piece_at(mv.to())
+                    .is_some_and(|m| m.kind() != PieceKind::King);
+                let how = how_won(p, square, pawn_only, king).unwrap_or_else(|| {
                     // Unreachable: `how_won` asks what `threats` asked.
                     debug_assert!(false, "no way to win {piece:?} {square} after {mv}");
                     How::Direct

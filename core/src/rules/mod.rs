@@ -39,7 +39,12 @@
 //! every equally cheap recapturer, so a position and its colour mirror are
 //! judged alike; a recapture that the opponent answers with mate at once is
 //! no recapture (a root in form only, 假根, 28.16; the capturer's side of
-//! 29.4).
+//! 29.4). The king's captures are a chase when another piece's move makes
+//! them possible (借帅之力, 27.1) and idle when the king itself steps up;
+//! a pawn's are kept apart (27.2) whichever piece moved. A same-kind attack
+//! is an exchange offer (兑, idle) only when the target taking back gains as
+//! much as the attacker would: a protected piece attacking a loose one of
+//! its kind chases it (捉兼兑, 细则5).
 //!
 //! Reports (`judge_repetition`, for `chuhe judge` and the tools) say how
 //! each chased piece is won (`Target::how`, a `How`): `Direct` (a capture
