@@ -89,6 +89,8 @@ pub(crate) struct Facts {
     pub new_by_pieces: Bitboard,
     /// Targets newly threatened by anything (pawns included).
     pub new_all: Bitboard,
+    /// Whether the king's captures counted (see `borrows_king`).
+    pub king_counts: bool,
 }
 
 impl Facts {
@@ -150,6 +152,7 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     // threat did not exist before the move, 从没捉到捉), while one that
     // leaves an old threat standing does not.
     let king = borrows_king(p, mv);
+    facts.king_counts = king;
     let (before, before_check) = threats(p, true, king);
     p.make_move(mv);
     p.make_null();
@@ -199,10 +202,7 @@ pub(crate) fn describe_move(p: &mut Position, mv: Move, side: Color, f: &Facts) 
             .into_iter()
             .map(|(piece, square)| {
                 let pawn_only = !f.new_by_pieces.has(square);
-                let king = p
-                    .piece_at(mv.to())
-                    .is_some_and(|m| m.kind() != PieceKind::King);
-                let how = how_won(p, square, pawn_only, king).unwrap_or_else(|| {
+                let how = how_won(p, square, pawn_only, f.king_counts).unwrap_or_else(|| {
                     // Unreachable: `how_won` asks what `threats` asked.
                     debug_assert!(false, "no way to win {piece:?} {square} after {mv}");
                     How::Direct
