@@ -358,3 +358,49 @@ fn unmake_restores_the_largest_move_number() {
         assert_eq!(pos.fen(), fen, "after {mv}");
     }
 }
+
+/// `gives_check` works from what it knows of the enemy king before the move
+/// (discoverers, cannon screen points); the cases where that is easy to get
+/// wrong, each checked against playing the move.
+#[test]
+fn gives_check_sees_screens_and_discoveries() {
+    let cases: [(&str, &[&str], &[&str]); 3] = [
+        // A cannon with a clear file to the king: a rook stepping in becomes
+        // its screen; the cannon walking up its own file checks nothing.
+        (
+            "4k4/9/9/9/R8/9/9/4C4/9/3K5 w - - 0 1",
+            &["a5e5"],
+            &["e2e5", "e2e8", "a5a6"],
+        ),
+        // A cannon behind two screens: either leaving the file checks, a
+        // screen moving along it does not.
+        (
+            "4k4/9/9/4P4/9/4N4/9/4C4/9/3K5 w - - 0 1",
+            &["e6d6", "e4d6", "e4f2"],
+            &["e6e7", "e2e3"],
+        ),
+        // A rook behind one piece of ours, a knight behind its own leg.
+        (
+            "3k5/2P6/2N6/3P5/9/3R5/9/9/9/4K4 w - - 0 1",
+            &["d6c6", "d6e6", "c8b8", "c8c9"],
+            &["d6d7", "d4d5", "e0f0"],
+        ),
+    ];
+    for (fen, checks, quiet) in cases {
+        let pos: Position = fen.parse().unwrap();
+        for &m in pos.legal_moves().iter() {
+            let mut after = pos.clone();
+            after.make_move(m);
+            assert_eq!(pos.gives_check(m), after.in_check(), "{m} in {fen}");
+        }
+        for (text, want) in checks
+            .iter()
+            .map(|m| (m, true))
+            .chain(quiet.iter().map(|m| (m, false)))
+        {
+            let m: Move = text.parse().unwrap();
+            assert!(pos.is_legal(m), "{text} in {fen}");
+            assert_eq!(pos.gives_check(m), want, "{text} in {fen}");
+        }
+    }
+}

@@ -169,7 +169,25 @@ pub fn cannon_captures(sq: Square, occ: Bitboard) -> Bitboard {
 #[derive(Clone, Copy)]
 struct Blocked {
     block: [u8; 4],
+    /// Each blocking point as a bitboard (0 for an unused slot): testing the
+    /// occupancy against a mask is cheaper than a variable 128-bit shift.
+    mask: [u128; 4],
     targets: [u128; 4],
+}
+
+/// Fills in the masks of a table whose blocking points are set.
+const fn with_masks(mut t: [Blocked; 90]) -> [Blocked; 90] {
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < 4 {
+            let b = t[s].block[i];
+            t[s].mask[i] = if b == 255 { 0 } else { 1u128 << b };
+            i += 1;
+        }
+        s += 1;
+    }
+    t
 }
 
 const fn sq_at(f: isize, r: isize) -> Option<usize> {
@@ -186,6 +204,7 @@ const DIAG: [(isize, isize); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 const fn build_knight_moves() -> [Blocked; 90] {
     let mut t = [Blocked {
         block: [255; 4],
+        mask: [0; 4],
         targets: [0; 4],
     }; 90];
     let mut s = 0;
@@ -222,6 +241,7 @@ const fn build_knight_moves() -> [Blocked; 90] {
 const fn build_knight_attackers() -> [Blocked; 90] {
     let mut t = [Blocked {
         block: [255; 4],
+        mask: [0; 4],
         targets: [0; 4],
     }; 90];
     let mut s = 0;
@@ -255,6 +275,7 @@ const fn build_knight_attackers() -> [Blocked; 90] {
 const fn build_bishop() -> [Blocked; 90] {
     let mut t = [Blocked {
         block: [255; 4],
+        mask: [0; 4],
         targets: [0; 4],
     }; 90];
     let mut s = 0;
@@ -422,9 +443,9 @@ const fn build_knight_zone() -> [u128; 90] {
 
 static LINES: [u128; 90] = build_lines();
 static KNIGHT_ZONE: [u128; 90] = build_knight_zone();
-static KNIGHT_MOVES: [Blocked; 90] = build_knight_moves();
-static KNIGHT_ATTACKERS: [Blocked; 90] = build_knight_attackers();
-static BISHOP: [Blocked; 90] = build_bishop();
+static KNIGHT_MOVES: [Blocked; 90] = with_masks(build_knight_moves());
+static KNIGHT_ATTACKERS: [Blocked; 90] = with_masks(build_knight_attackers());
+static BISHOP: [Blocked; 90] = with_masks(build_bishop());
 static KING_STEPS: [u128; 90] = build_palace_steps(false);
 static ADVISOR_STEPS: [u128; 90] = build_palace_steps(true);
 static PAWN: [[u128; 90]; 2] = build_pawn();
@@ -435,9 +456,8 @@ static BETWEEN: [[u128; 90]; 90] = build_between();
 fn blocked_lookup(entry: &Blocked, occ: Bitboard) -> Bitboard {
     let mut out = 0u128;
     for i in 0..4 {
-        let b = entry.block[i];
-        // An unused slot (255) shifts out of range; its targets are 0 anyway.
-        if b != 255 && occ.0 >> b & 1 == 0 {
+        // An unused slot's mask and targets are both 0.
+        if occ.0 & entry.mask[i] == 0 {
             out |= entry.targets[i];
         }
     }

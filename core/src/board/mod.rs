@@ -12,5 +12,5 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use movegen::{GenType, MoveList, MAX_MOVES};
-pub use position::{flip_colours_fen, FenError, Position, Undo, START_FEN};
+pub use position::{flip_colours_fen, CheckInfo, FenError, Position, Undo, START_FEN};
 pub use types::{Color, File, Move, ParseError, Piece, PieceKind, Rank, Square};

@@ -14,6 +14,11 @@
 //! from a blocker and not to a hole is legal without further work, and one to
 //! a hole is always illegal; the others, king moves and every move while in
 //! check, get the full test.
+//!
+//! In check, a move other than the king's can only help by taking a checker,
+//! by standing between it and the king (a block, or a cannon's second
+//! screen), on the leg of a checking knight, or by taking a checking
+//! cannon's screen away. Only such moves are tested; the rest cannot be legal.
 
 use super::attacks::*;
 use super::bitboard::Bitboard;
@@ -81,6 +86,12 @@ struct Safety {
     in_check: bool,
     blockers: Bitboard,
     holes: Bitboard,
+    /// In check: the points a non-king move must reach to answer every
+    /// checker (its square, the points between it and the king, a checking
+    /// knight's leg)...
+    evasion_to: Bitboard,
+    /// ...unless it moves a piece of ours that screens a checking cannon.
+    evasion_from: Bitboard,
 }
 
 impl Position {
@@ -119,10 +130,31 @@ impl Position {
                 }
             }
         }
+        let (mut evasion_to, mut evasion_from) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        if in_check {
+            evasion_to = Bitboard::FULL;
+            let cannons = self.pieces(them, PieceKind::Cannon);
+            for c in self.checkers() {
+                let line = between(c, ksq);
+                let mut answers = line | Bitboard::from_square(c);
+                if cannons.has(c) {
+                    evasion_from |= line & occ & ours;
+                } else if knights.has(c) {
+                    for (leg, from) in knight_attacker_legs(ksq) {
+                        if from.has(c) {
+                            answers.set(leg);
+                        }
+                    }
+                }
+                evasion_to &= answers;
+            }
+        }
         Safety {
             in_check,
             blockers,
             holes,
+            evasion_to,
+            evasion_from,
         }
     }
 
@@ -153,6 +185,8 @@ impl Position {
                 in_check: false,
                 blockers: Bitboard::EMPTY,
                 holes: Bitboard::EMPTY,
+                evasion_to: Bitboard::EMPTY,
+                evasion_from: Bitboard::EMPTY,
             }
         };
         // Pieces whose every move must be tested.
@@ -165,6 +199,11 @@ impl Position {
 
         let mut emit = |from: Square, targets: Bitboard| {
             if LEGAL && tested.has(from) {
+                let targets = if safety.in_check && from != ksq && !safety.evasion_from.has(from) {
+                    targets & safety.evasion_to
+                } else {
+                    targets
+                };
                 for to in targets {
                     let mv = Move::new(from, to);
                     if self.king_safe_after(mv) {

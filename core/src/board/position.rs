@@ -86,6 +86,19 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// The pieces of the side to move that could uncover a check on the enemy
+/// king by moving, and the empty points where a piece would screen one of its
+/// cannons against it (`Position::check_info`).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    king: Square,
+    discoverers: Bitboard,
+    screen_points: Bitboard,
+    /// A check already stands against the side not to move: no legal game
+    /// gets there, so every move is left to the full test.
+    unusual: bool,
+}
+
 /// What a move changed, kept so it can be unmade and so the game can be read back.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -523,20 +536,32 @@ impl Position {
     /// (kings by their palace step, not by the flying-general rule).
     pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let them = self.by_color[by.index()];
-        let rooks = self.by_kind[PieceKind::Rook.index()];
-        let cannons = self.by_kind[PieceKind::Cannon.index()];
-        let knights = self.by_kind[PieceKind::Knight.index()];
-        let pawns = self.by_kind[PieceKind::Pawn.index()];
-        let bishops = self.by_kind[PieceKind::Bishop.index()];
-        let advisors = self.by_kind[PieceKind::Advisor.index()];
-        let kings = self.by_kind[PieceKind::King.index()];
-        let att = (rook_attacks(sq, occ) & rooks)
-            | (cannon_captures(sq, occ) & cannons)
-            | (knight_attackers(sq, occ) & knights)
-            | (pawn_attackers(by, sq) & pawns)
-            | (bishop_attacks(sq, occ) & bishops)
-            | (advisor_attacks(sq) & advisors)
-            | (king_attacks(sq) & kings);
+        let k = &self.by_kind;
+        // As in `king_attackers`: the occupancy lookups only where the cheap
+        // empty-board masks find a piece that could attack at all (static
+        // exchanges ask this at every step, mostly of squares few reach).
+        let mut att = (pawn_attackers(by, sq) & k[PieceKind::Pawn.index()])
+            | (advisor_attacks(sq) & k[PieceKind::Advisor.index()])
+            | (king_attacks(sq) & k[PieceKind::King.index()]);
+        let line = lines(sq) & them;
+        if line.any() {
+            let rooks = k[PieceKind::Rook.index()] & line;
+            let cannons = k[PieceKind::Cannon.index()] & line;
+            if rooks.any() {
+                att |= rook_attacks(sq, occ) & rooks;
+            }
+            if cannons.any() {
+                att |= cannon_captures(sq, occ) & cannons;
+            }
+        }
+        let knights = k[PieceKind::Knight.index()] & them & knight_zone(sq);
+        if knights.any() {
+            att |= knight_attackers(sq, occ) & knights;
+        }
+        let bishops = k[PieceKind::Bishop.index()] & them;
+        if bishops.any() {
+            att |= bishop_attacks(sq, occ) & bishops;
+        }
         att & them
     }
 
@@ -596,29 +621,99 @@ impl Position {
 
     /// Whether `mv` (legal here) gives check.
     pub fn gives_check(&self, mv: Move) -> bool {
-        let (from, to) = (mv.from(), mv.to());
+        self.gives_check_with(mv, &self.check_info())
+    }
+
+    /// What `gives_check_with` needs to know about the enemy king, worked out
+    /// once for all the moves of a node.
+    pub fn check_info(&self) -> CheckInfo {
         let us = self.side;
-        let occ = (self.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
-        let ours = (self.by_color[us.index()] ^ Bitboard::from_square(from)) | to.into();
         let eks = self.king(!us);
-        let piece = match self.piece_at(from) {
-            Some(p) => p,
+        let occ = self.occupied();
+        let ours = self.by_color[us.index()];
+        let mut info = CheckInfo {
+            king: eks,
+            discoverers: Bitboard::EMPTY,
+            screen_points: Bitboard::EMPTY,
+            unusual: false,
+        };
+        let line = lines(eks) & ours;
+        let rook_like =
+            line & (self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::King.index()]);
+        for s in rook_like {
+            let b = between(s, eks) & occ;
+            match b.count() {
+                0 => info.unusual = true,
+                1 => info.discoverers |= b & ours,
+                _ => {}
+            }
+        }
+        for s in line & self.by_kind[PieceKind::Cannon.index()] {
+            let points = between(s, eks);
+            let b = points & occ;
+            match b.count() {
+                0 => info.screen_points |= points,
+                1 => info.unusual = true,
+                2 => info.discoverers |= b & ours,
+                _ => {}
+            }
+        }
+        if (pawn_attackers(us, eks) & self.by_kind[PieceKind::Pawn.index()] & ours).any() {
+            info.unusual = true;
+        }
+        let knights = self.by_kind[PieceKind::Knight.index()] & ours & knight_zone(eks);
+        if knights.any() {
+            for (leg, from) in knight_attacker_legs(eks) {
+                if (from & knights).any() {
+                    if ours.has(leg) {
+                        info.discoverers.set(leg);
+                    } else if !occ.has(leg) {
+                        info.unusual = true;
+                    }
+                }
+            }
+        }
+        info
+    }
+
+    /// Whether `mv` (legal here) gives check, with this node's `check_info`.
+    ///
+    /// The moved piece may check from `to` itself; besides that, a move can
+    /// only uncover a check by leaving a line or a knight's leg (a
+    /// discoverer) and only make one by becoming a cannon's screen. So only
+    /// moves by discoverers (they may stay on their line) and cannons
+    /// stepping towards the king along their own line need the full test.
+    #[inline]
+    pub fn gives_check_with(&self, mv: Move, info: &CheckInfo) -> bool {
+        let (from, to) = (mv.from(), mv.to());
+        let eks = info.king;
+        let kind = match self.piece_at(from) {
+            Some(p) => p.kind(),
             None => return false,
         };
-        // The moved piece's own attack from `to`, then anything it uncovered.
-        let direct = match piece.kind() {
-            PieceKind::Rook => rook_attacks(to, occ).has(eks),
-            PieceKind::Cannon => cannon_captures(to, occ).has(eks),
-            PieceKind::Knight => knight_attacks(to, occ).has(eks),
-            PieceKind::Pawn => pawn_attacks(us, to).has(eks),
-            PieceKind::King => to.file() == eks.file() && (between(to, eks) & occ).is_empty(),
+        let occ = || (self.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+        // The moved piece's own attack from `to`, after the empty-board masks.
+        let direct = match kind {
+            PieceKind::Rook => lines(eks).has(to) && (between(to, eks) & occ()).is_empty(),
+            PieceKind::Cannon => lines(eks).has(to) && (between(to, eks) & occ()).count() == 1,
+            PieceKind::Knight => knight_zone(eks).has(to) && knight_attacks(to, occ()).has(eks),
+            PieceKind::Pawn => pawn_attacks(self.side, to).has(eks),
+            PieceKind::King => to.file() == eks.file() && (between(to, eks) & occ()).is_empty(),
             _ => false,
         };
         if direct {
             return true;
         }
-        let others = ours & !Bitboard::from_square(to);
-        self.king_attackers(eks, occ, others, us).any()
+        let screens = info.screen_points.has(to);
+        if screens && kind != PieceKind::Cannon {
+            return true;
+        }
+        if !(screens || info.unusual || info.discoverers.has(from)) {
+            return false;
+        }
+        let others = self.by_color[self.side.index()] & !Bitboard::from_square(from);
+        self.king_attackers(eks, occ(), others & !Bitboard::from_square(to), self.side)
+            .any()
     }
 
     /// Whether a pseudo-legal move leaves the mover's king safe (not attacked,

@@ -367,7 +367,18 @@ impl Piece {
 
     #[inline]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self.0 % 7) as usize]
+        // A table rather than `% 7`: asked at every step of move making,
+        // ordering and exchange evaluation, where the division showed up.
+        const KIND: [PieceKind; 16] = {
+            let mut t = [PieceKind::King; 16];
+            let mut i = 0;
+            while i < 14 {
+                t[i] = PieceKind::ALL[i % 7];
+                i += 1;
+            }
+            t
+        };
+        KIND[(self.0 & 15) as usize]
     }
 
     #[inline]

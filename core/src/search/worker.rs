@@ -488,6 +488,7 @@ impl<'a> Worker<'a> {
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let big = self.has_big_pieces();
+        let check_info = self.pos.check_info();
 
         while let Some(mv) = mp.next(&self.pos, self.heur) {
             if (root && !self.root_allowed(mv)) || mv == excluded {
@@ -495,7 +496,7 @@ impl<'a> Worker<'a> {
             }
             move_count += 1;
             let capture = self.pos.is_capture(mv);
-            let gives_check = self.pos.gives_check(mv);
+            let gives_check = self.pos.gives_check_with(mv, &check_info);
             let hist = if capture {
                 0
             } else {
