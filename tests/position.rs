@@ -404,3 +404,49 @@ fn gives_check_sees_screens_and_discoveries() {
         }
     }
 }
+
+/// In check, only moves that can answer every checker are tested; these are
+/// the answers that are easy to leave out.
+#[test]
+fn evasions_include_every_kind_of_answer() {
+    let cases: [(&str, &[&str], &[&str]); 3] = [
+        // A cannon checks over our own knight: the knight steps off the file.
+        (
+            "3k5/9/4c4/9/9/9/4N4/9/9/4K4 w - - 0 1",
+            &["e3c4", "e3g2", "e0f0"],
+            &["e3e4"],
+        ),
+        // A knight checks: the rook blocks its leg.
+        (
+            "3k5/9/9/9/9/9/9/5n3/R8/4K4 w - - 0 1",
+            &["a1f1", "e0f0"],
+            &["a1a2"],
+        ),
+        // Rook and cannon check along one file: a block answers both, taking
+        // the rook leaves our piece as the cannon's screen.
+        (
+            "3k5/4c4/9/9/R3r4/9/R8/9/9/4K4 w - - 0 1",
+            &["a3e3", "e0f0"],
+            &["a5e5"],
+        ),
+    ];
+    for (fen, legal, illegal) in cases {
+        let pos: Position = fen.parse().unwrap();
+        assert!(pos.in_check(), "{fen}");
+        let mut got: Vec<Move> = pos.legal_moves().to_vec();
+        let mut want: Vec<Move> = pos
+            .pseudo_legal_moves()
+            .into_iter()
+            .filter(|&m| slow_legal(&pos, m))
+            .collect();
+        got.sort_by_key(|m| m.raw());
+        want.sort_by_key(|m| m.raw());
+        assert_eq!(got, want, "{fen}");
+        for text in legal.iter() {
+            assert!(got.contains(&text.parse().unwrap()), "{text} in {fen}");
+        }
+        for text in illegal.iter() {
+            assert!(!got.contains(&text.parse().unwrap()), "{text} in {fen}");
+        }
+    }
+}
