@@ -495,6 +495,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             move_count += 1;
+            // The child's bucket, fetched while this move is weighed: the
+            // prefetch in `make` alone comes too late to hide the miss.
+            self.shared.tt.prefetch(key_after(&self.pos, mv));
             let capture = self.pos.is_capture(mv);
             let gives_check = self.pos.gives_check_with(mv, &check_info);
             let hist = if capture {
