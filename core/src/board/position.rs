@@ -682,7 +682,8 @@ impl Position {
     /// only uncover a check by leaving a line or a knight's leg (a
     /// discoverer) and only make one by becoming a cannon's screen. So only
     /// moves by discoverers (they may stay on their line) and cannons
-    /// stepping towards the king along their own line need the full test.
+    /// stepping onto a screen point (it may lie on their own line, where
+    /// there is nothing left to screen) need the full test.
     #[inline]
     pub fn gives_check_with(&self, mv: Move, info: &CheckInfo) -> bool {
         let (from, to) = (mv.from(), mv.to());
