@@ -537,27 +537,10 @@ impl Position {
     pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let them = self.by_color[by.index()];
         let k = &self.by_kind;
-        // As in `king_attackers`: the occupancy lookups only where the cheap
-        // empty-board masks find a piece that could attack at all (static
-        // exchanges ask this at every step, mostly of squares few reach).
-        let mut att = (pawn_attackers(by, sq) & k[PieceKind::Pawn.index()])
+        let rooks = k[PieceKind::Rook.index()];
+        let mut att = self.far_attackers(sq, occ, them, rooks, by)
             | (advisor_attacks(sq) & k[PieceKind::Advisor.index()])
             | (king_attacks(sq) & k[PieceKind::King.index()]);
-        let line = lines(sq) & them;
-        if line.any() {
-            let rooks = k[PieceKind::Rook.index()] & line;
-            let cannons = k[PieceKind::Cannon.index()] & line;
-            if rooks.any() {
-                att |= rook_attacks(sq, occ) & rooks;
-            }
-            if cannons.any() {
-                att |= cannon_captures(sq, occ) & cannons;
-            }
-        }
-        let knights = k[PieceKind::Knight.index()] & them & knight_zone(sq);
-        if knights.any() {
-            att |= knight_attackers(sq, occ) & knights;
-        }
         let bishops = k[PieceKind::Bishop.index()] & them;
         if bishops.any() {
             att |= bishop_attacks(sq, occ) & bishops;
@@ -598,23 +581,39 @@ impl Position {
         by: Color,
     ) -> Bitboard {
         let k = &self.by_kind;
-        // Most squares see no enemy slider or knight at all: test the cheap
-        // empty-board masks before the occupancy lookups.
-        let mut att = pawn_attackers(by, ksq) & k[PieceKind::Pawn.index()] & attackers;
-        let line = lines(ksq) & attackers;
+        let rook_like = k[PieceKind::Rook.index()] | k[PieceKind::King.index()];
+        self.far_attackers(ksq, occ, attackers, rook_like, by)
+    }
+
+    /// Attackers among `attackers` of `sq` by pawns, knights, cannons and the
+    /// pieces of `rook_like` along the lines. Most squares see no slider or
+    /// knight of the attacker's at all: the cheap empty-board masks are
+    /// tested before the occupancy lookups.
+    #[inline(always)]
+    fn far_attackers(
+        &self,
+        sq: Square,
+        occ: Bitboard,
+        attackers: Bitboard,
+        rook_like: Bitboard,
+        by: Color,
+    ) -> Bitboard {
+        let k = &self.by_kind;
+        let mut att = pawn_attackers(by, sq) & k[PieceKind::Pawn.index()] & attackers;
+        let line = lines(sq) & attackers;
         if line.any() {
-            let rook_like = (k[PieceKind::Rook.index()] | k[PieceKind::King.index()]) & line;
+            let rook_like = rook_like & line;
             let cannons = k[PieceKind::Cannon.index()] & line;
             if rook_like.any() {
-                att |= rook_attacks(ksq, occ) & rook_like;
+                att |= rook_attacks(sq, occ) & rook_like;
             }
             if cannons.any() {
-                att |= cannon_captures(ksq, occ) & cannons;
+                att |= cannon_captures(sq, occ) & cannons;
             }
         }
-        let knights = k[PieceKind::Knight.index()] & attackers & knight_zone(ksq);
+        let knights = k[PieceKind::Knight.index()] & attackers & knight_zone(sq);
         if knights.any() {
-            att |= knight_attackers(ksq, occ) & knights;
+            att |= knight_attackers(sq, occ) & knights;
         }
         att
     }
