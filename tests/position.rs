@@ -199,6 +199,20 @@ fn slow_legal(pos: &Position, mv: Move) -> bool {
     !attacked && !facing
 }
 
+/// The generator's legal moves and the pseudo-legal ones `slow_legal`
+/// keeps, both sorted.
+fn legal_and_filtered(pos: &Position) -> (Vec<Move>, Vec<Move>) {
+    let mut legal: Vec<Move> = pos.legal_moves().to_vec();
+    let mut want: Vec<Move> = pos
+        .pseudo_legal_moves()
+        .into_iter()
+        .filter(|&m| slow_legal(pos, m))
+        .collect();
+    legal.sort_by_key(|m| m.raw());
+    want.sort_by_key(|m| m.raw());
+    (legal, want)
+}
+
 #[test]
 fn legal_moves_equal_filtered_pseudo_legal_moves() {
     let mut rng = Rng(0x2545f4914f6cdd1d);
@@ -206,14 +220,7 @@ fn legal_moves_equal_filtered_pseudo_legal_moves() {
     for fen in suite_fens() {
         let mut pos: Position = fen.parse().unwrap();
         for _ in 0..80 {
-            let mut legal: Vec<Move> = pos.legal_moves().to_vec();
-            let mut want: Vec<Move> = pos
-                .pseudo_legal_moves()
-                .into_iter()
-                .filter(|&m| slow_legal(&pos, m))
-                .collect();
-            legal.sort_by_key(|m| m.raw());
-            want.sort_by_key(|m| m.raw());
+            let (legal, want) = legal_and_filtered(&pos);
             assert_eq!(legal, want, "in {}", pos.fen());
             assert_eq!(
                 pos.count_legal(),
@@ -433,14 +440,7 @@ fn evasions_include_every_kind_of_answer() {
     for (fen, legal, illegal) in cases {
         let pos: Position = fen.parse().unwrap();
         assert!(pos.in_check(), "{fen}");
-        let mut got: Vec<Move> = pos.legal_moves().to_vec();
-        let mut want: Vec<Move> = pos
-            .pseudo_legal_moves()
-            .into_iter()
-            .filter(|&m| slow_legal(&pos, m))
-            .collect();
-        got.sort_by_key(|m| m.raw());
-        want.sort_by_key(|m| m.raw());
+        let (got, want) = legal_and_filtered(&pos);
         assert_eq!(got, want, "{fen}");
         for text in legal.iter() {
             assert!(got.contains(&text.parse().unwrap()), "{text} in {fen}");
