@@ -222,6 +222,7 @@ fn legal_moves_equal_filtered_pseudo_legal_moves() {
         for _ in 0..80 {
             let (legal, want) = legal_and_filtered(&pos);
             assert_eq!(legal, want, "in {}", pos.fen());
+            assert_eq!(pos.has_legal_move(), !want.is_empty(), "in {}", pos.fen());
             assert_eq!(
                 pos.count_legal(),
                 want.len(),

@@ -48,6 +48,11 @@ pub enum GenType {
 trait Sink {
     fn one(&mut self, mv: Move);
     fn many(&mut self, from: Square, targets: Bitboard);
+    /// Whether the sink needs no more moves (the walk then stops early).
+    #[inline(always)]
+    fn satisfied(&self) -> bool {
+        false
+    }
 }
 
 impl Sink for MoveList {
@@ -64,6 +69,26 @@ impl Sink for MoveList {
         for to in targets {
             self.one(Move::new(from, to));
         }
+    }
+}
+
+/// Whether there is any move at all.
+struct Any(bool);
+
+impl Sink for Any {
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 = true;
+    }
+
+    #[inline(always)]
+    fn many(&mut self, _: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+
+    #[inline(always)]
+    fn satisfied(&self) -> bool {
+        self.0
     }
 }
 
@@ -198,6 +223,9 @@ impl Position {
         let free_target = !safety.holes;
 
         let mut emit = |from: Square, targets: Bitboard| {
+            if sink.satisfied() {
+                return;
+            }
             if LEGAL && tested.has(from) {
                 let targets = if safety.in_check && from != ksq && !safety.evasion_from.has(from) {
                     targets & safety.evasion_to
@@ -208,6 +236,9 @@ impl Position {
                     let mv = Move::new(from, to);
                     if self.king_safe_after(mv) {
                         sink.one(mv);
+                        if sink.satisfied() {
+                            return;
+                        }
                     }
                 }
             } else {
@@ -274,7 +305,10 @@ impl Position {
     }
 
     /// Whether the side to move has any legal move (if not, it has lost).
+    /// The walk stops at the first one found.
     pub fn has_legal_move(&self) -> bool {
-        self.count_legal() > 0
+        let mut any = Any(false);
+        self.walk::<_, true>(GenType::All, &mut any);
+        any.0
     }
 }

@@ -147,9 +147,10 @@ fn opening_checks(pos: &mut Position, set_aside: Bitboard) -> MoveList {
     } else {
         pos.legal_moves()
     };
+    let info = pos.check_info();
     let mut out = MoveList::new();
     for mv in moves {
-        if pos.gives_check(mv) {
+        if pos.gives_check_with(mv, &info) {
             out.push(mv);
         }
     }
@@ -450,8 +451,9 @@ pub fn exchange_on(pos: &mut Position, sq: Square) -> i32 {
 
 /// Whether the side to move can mate with one move.
 pub fn has_mate_in_one(pos: &mut Position) -> bool {
+    let info = pos.check_info();
     for mv in pos.legal_moves() {
-        if !pos.gives_check(mv) {
+        if !pos.gives_check_with(mv, &info) {
             continue;
         }
         pos.make_move(mv);

@@ -232,9 +232,10 @@ pub(crate) fn describe_move(p: &mut Position, mv: Move, side: Color, f: &Facts) 
 fn mate_by_checks(p: &mut Position) -> Option<Move> {
     let mut budget = MATE_NODES;
     let moves = p.legal_moves();
-    moves
-        .into_iter()
-        .find(|&mv| p.gives_check(mv) && forced_mate_after(p, mv, MATE_CHECKS, &mut budget))
+    let info = p.check_info();
+    moves.into_iter().find(|&mv| {
+        p.gives_check_with(mv, &info) && forced_mate_after(p, mv, MATE_CHECKS, &mut budget)
+    })
 }
 
 /// Whether the checking move `mv` mates at once or, with `checks - 1` more
@@ -254,8 +255,9 @@ fn forced_mate_after(p: &mut Position, mv: Move, checks: u32, budget: &mut u32) 
         answers.iter().all(|&a| {
             p.make_move(a);
             let mut found = false;
+            let info = p.check_info();
             for m in p.legal_moves() {
-                if p.gives_check(m) && forced_mate_after(p, m, checks - 1, budget) {
+                if p.gives_check_with(m, &info) && forced_mate_after(p, m, checks - 1, budget) {
                     found = true;
                     break;
                 }
