@@ -164,30 +164,14 @@ pub fn cannon_captures(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(rank | file)
 }
 
-/// Per square: up to four blocking points (leg or eye) and the targets each guards.
-/// A blocking point of 255 marks an unused slot.
+/// Per square: up to four blocking points (leg or eye) and the targets each
+/// guards. A blocking point is kept as a bitboard (0 for an unused slot,
+/// whose targets are 0 too): testing the occupancy against a mask is cheaper
+/// than a variable 128-bit shift.
 #[derive(Clone, Copy)]
 struct Blocked {
-    block: [u8; 4],
-    /// Each blocking point as a bitboard (0 for an unused slot): testing the
-    /// occupancy against a mask is cheaper than a variable 128-bit shift.
-    mask: [u128; 4],
+    block: [u128; 4],
     targets: [u128; 4],
-}
-
-/// Fills in the masks of a table whose blocking points are set.
-const fn with_masks(mut t: [Blocked; 90]) -> [Blocked; 90] {
-    let mut s = 0;
-    while s < 90 {
-        let mut i = 0;
-        while i < 4 {
-            let b = t[s].block[i];
-            t[s].mask[i] = if b == 255 { 0 } else { 1u128 << b };
-            i += 1;
-        }
-        s += 1;
-    }
-    t
 }
 
 const fn sq_at(f: isize, r: isize) -> Option<usize> {
@@ -203,8 +187,7 @@ const DIAG: [(isize, isize); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 const fn build_knight_moves() -> [Blocked; 90] {
     let mut t = [Blocked {
-        block: [255; 4],
-        mask: [0; 4],
+        block: [0; 4],
         targets: [0; 4],
     }; 90];
     let mut s = 0;
@@ -224,7 +207,7 @@ const fn build_knight_moves() -> [Blocked; 90] {
                     tg |= 1u128 << t2;
                 }
                 if tg != 0 {
-                    t[s].block[i] = leg as u8;
+                    t[s].block[i] = 1u128 << leg;
                     t[s].targets[i] = tg;
                 }
             }
@@ -240,8 +223,7 @@ const fn build_knight_moves() -> [Blocked; 90] {
 /// `t + (2a, b)` and `t + (a, 2b)`.
 const fn build_knight_attackers() -> [Blocked; 90] {
     let mut t = [Blocked {
-        block: [255; 4],
-        mask: [0; 4],
+        block: [0; 4],
         targets: [0; 4],
     }; 90];
     let mut s = 0;
@@ -259,7 +241,7 @@ const fn build_knight_attackers() -> [Blocked; 90] {
                     tg |= 1u128 << n2;
                 }
                 if tg != 0 {
-                    t[s].block[i] = leg as u8;
+                    t[s].block[i] = 1u128 << leg;
                     t[s].targets[i] = tg;
                 }
             }
@@ -274,8 +256,7 @@ const fn build_knight_attackers() -> [Blocked; 90] {
 /// The same table answers "which elephants attack this square".
 const fn build_bishop() -> [Blocked; 90] {
     let mut t = [Blocked {
-        block: [255; 4],
-        mask: [0; 4],
+        block: [0; 4],
         targets: [0; 4],
     }; 90];
     let mut s = 0;
@@ -287,7 +268,7 @@ const fn build_bishop() -> [Blocked; 90] {
             let (a, b) = DIAG[i];
             if let (Some(eye), Some(to)) = (sq_at(f + a, r + b), sq_at(f + 2 * a, r + 2 * b)) {
                 if (to / 9 <= 4) == red_half {
-                    t[s].block[i] = eye as u8;
+                    t[s].block[i] = 1u128 << eye;
                     t[s].targets[i] = 1u128 << to;
                 }
             }
@@ -443,9 +424,9 @@ const fn build_knight_zone() -> [u128; 90] {
 
 static LINES: [u128; 90] = build_lines();
 static KNIGHT_ZONE: [u128; 90] = build_knight_zone();
-static KNIGHT_MOVES: [Blocked; 90] = with_masks(build_knight_moves());
-static KNIGHT_ATTACKERS: [Blocked; 90] = with_masks(build_knight_attackers());
-static BISHOP: [Blocked; 90] = with_masks(build_bishop());
+static KNIGHT_MOVES: [Blocked; 90] = build_knight_moves();
+static KNIGHT_ATTACKERS: [Blocked; 90] = build_knight_attackers();
+static BISHOP: [Blocked; 90] = build_bishop();
 static KING_STEPS: [u128; 90] = build_palace_steps(false);
 static ADVISOR_STEPS: [u128; 90] = build_palace_steps(true);
 static PAWN: [[u128; 90]; 2] = build_pawn();
@@ -456,8 +437,8 @@ static BETWEEN: [[u128; 90]; 90] = build_between();
 fn blocked_lookup(entry: &Blocked, occ: Bitboard) -> Bitboard {
     let mut out = 0u128;
     for i in 0..4 {
-        // An unused slot's mask and targets are both 0.
-        if occ.0 & entry.mask[i] == 0 {
+        // An unused slot's block and targets are both 0.
+        if occ.0 & entry.block[i] == 0 {
             out |= entry.targets[i];
         }
     }
@@ -482,8 +463,8 @@ pub fn knight_attackers(sq: Square, occ: Bitboard) -> Bitboard {
 pub fn knight_attacker_legs(sq: Square) -> impl Iterator<Item = (Square, Bitboard)> {
     let e = &KNIGHT_ATTACKERS[sq.index()];
     (0..4).filter_map(move |i| {
-        let b = e.block[i];
-        (b != 255).then(|| (Square::from_index(b as usize), Bitboard(e.targets[i])))
+        let b = Bitboard(e.block[i]);
+        b.any().then(|| (b.lsb(), Bitboard(e.targets[i])))
     })
 }
 
