@@ -197,6 +197,14 @@ fn with_values(base: &EngineSpec, name: &str, values: &[(String, i64)]) -> Engin
     e
 }
 
+/// Moves each parameter by a_k · result / (c_k · Δ): toward θ+ when it
+/// scored more than θ−, away from it when it scored less, within its range.
+fn step(params: &mut [TuneParam], steps: &[(f64, f64)], delta: &[f64], result: f64) {
+    for ((p, (c, a)), d) in params.iter_mut().zip(steps).zip(delta) {
+        p.value = (p.value + a * result / (c * d)).clamp(p.min, p.max);
+    }
+}
+
 /// Runs the tuning from where the state file left it until `iterations`
 /// or `stop`; `log` gets a line per iteration. Returns the final values.
 pub fn run(
@@ -261,9 +269,7 @@ pub fn run(
                 _ => 0.0,
             })
             .sum();
-        for ((p, (c, a)), d) in params.iter_mut().zip(&steps).zip(&delta) {
-            p.value = (p.value + a * result / (c * d)).clamp(p.min, p.max);
-        }
+        step(&mut params, &steps, &delta, result);
         save_state(&cfg.state, k, &params)?;
         let values: Vec<String> = params
             .iter()
@@ -317,6 +323,31 @@ mod tests {
         assert!((c - 4.0).abs() < 1e-9 && (a / (c * c) - 0.002).abs() < 1e-12);
         let (c1, a1) = schedule(&p, 1, 1000);
         assert!(c1 > c && a1 > a, "larger steps early");
+    }
+
+    #[test]
+    fn a_step_goes_toward_the_side_that_scored() {
+        let param = |value| TuneParam {
+            name: "P".into(),
+            value,
+            min: 0.0,
+            max: 100.0,
+            c_end: 2.0,
+            r_end: 0.002,
+        };
+        // c = 2, a = 4: a pair won by θ+ (result +2) moves θ by 4 toward
+        // the side perturbed up (Δ = +1) or down (Δ = -1).
+        let mut ps = vec![param(50.0), param(50.0)];
+        step(&mut ps, &[(2.0, 4.0), (2.0, 4.0)], &[1.0, -1.0], 2.0);
+        assert_eq!((ps[0].value, ps[1].value), (54.0, 46.0));
+        // Lost by θ+: the other way.
+        step(&mut ps, &[(2.0, 4.0), (2.0, 4.0)], &[1.0, -1.0], -2.0);
+        assert_eq!((ps[0].value, ps[1].value), (50.0, 50.0));
+        // A draw leaves it; the range bounds it.
+        step(&mut ps, &[(2.0, 4.0), (2.0, 4.0)], &[1.0, -1.0], 0.0);
+        assert_eq!(ps[0].value, 50.0);
+        step(&mut ps, &[(2.0, 400.0), (2.0, 400.0)], &[1.0, -1.0], 2.0);
+        assert_eq!((ps[0].value, ps[1].value), (100.0, 0.0));
     }
 
     #[test]
