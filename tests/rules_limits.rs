@@ -48,21 +48,23 @@ fn test_game(halfmove: u32) -> Position {
     pos
 }
 
-/// After 80 quiet plies, those 40 make 120, but only 10 of Red's 14 checks
-/// count: 116, not yet a draw. From 84 it is (124 plies, 120 counted).
+/// After 80 quiet plies, those 40 make 120. Red's 14 checks would count
+/// only 10 in a claim of Red's, but Black, who gave none, claims with all
+/// 120 counted (23.3 caps the claimant's checks only): a draw. One ply
+/// fewer is not.
 #[test]
-fn natural_limit_caps_each_sides_checks_at_ten() {
+fn natural_limit_caps_only_the_claimants_checks() {
     let pos = test_game(80);
     assert_eq!(pos.halfmove_clock(), 120);
-    assert_eq!(rules::effective_quiet_plies(&pos), 116);
-    assert!(!rules::natural_limit_reached(&pos));
-    assert_eq!(rules::judge(&pos), None);
-
-    let pos = test_game(84);
     assert_eq!(rules::effective_quiet_plies(&pos), 120);
     assert!(rules::natural_limit_reached(&pos));
     let v = rules::judge(&pos).expect("drawn");
     assert_eq!((v.outcome, v.reason), (Outcome::Draw, Reason::NaturalLimit));
+
+    let pos = test_game(79);
+    assert_eq!(rules::effective_quiet_plies(&pos), 119);
+    assert!(!rules::natural_limit_reached(&pos));
+    assert_eq!(rules::judge(&pos), None);
 }
 
 /// Mate on the ply that reaches the limit still wins.

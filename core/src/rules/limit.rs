@@ -1,6 +1,8 @@
 //! The natural move limit (自然限着, seeds 4.2.4 and 23.3): 60 moves (120
-//! plies) in a row without a capture is a draw, where the checks of each side
-//! count for at most 10 of its plies.
+//! plies) in a row without a capture is a draw. The side that claims it
+//! counts at most 10 of its own checks (23.3: 提出方对非提出方"将军"的着数，
+//! 最多只计10着); the other side's checks count in full. Either side may
+//! claim, so the game is drawn as soon as one of the two claims would hold.
 
 use crate::board::{Color, Position};
 
@@ -9,9 +11,10 @@ pub const NATURAL_LIMIT_PLIES: u32 = 120;
 /// How many of a side's checking plies count towards the limit.
 const CHECKS_COUNTED: u32 = 10;
 
-/// Plies since the last capture as the natural limit counts them: checks
-/// capped at 10 per side. Plies before the recorded history cannot be told
-/// apart and count as non-checks.
+/// Plies since the last capture as the natural limit counts them for the
+/// better-placed claimant: the side with fewer checks claims, and only its
+/// checks beyond 10 are left out. Plies before the recorded history cannot
+/// be told apart and count as non-checks.
 ///
 /// O(1): the position keeps the ply counter and each side's checking plies
 /// of the capture-free stretch as moves are made and unmade.
@@ -22,9 +25,14 @@ pub fn effective_quiet_plies(pos: &Position) -> u32 {
     );
     // The ply counter includes every check; it saturates only far beyond the
     // limit, where subtracting saturates too and the answer stays "reached".
-    pos.halfmove_clock().saturating_sub(red + black)
-        + red.min(CHECKS_COUNTED)
-        + black.min(CHECKS_COUNTED)
+    pos.halfmove_clock().saturating_sub(uncounted(red, black))
+}
+
+/// The checking plies left out of the count: the claimant's beyond 10, for
+/// the claimant that leaves out fewer.
+fn uncounted(red: u32, black: u32) -> u32 {
+    red.saturating_sub(CHECKS_COUNTED)
+        .min(black.saturating_sub(CHECKS_COUNTED))
 }
 
 pub fn limit_reached(pos: &Position) -> bool {
@@ -66,7 +74,22 @@ mod tests {
             }
             p.unmake_move();
         }
-        quiet + checks[0].min(CHECKS_COUNTED) + checks[1].min(CHECKS_COUNTED)
+        // Either side may claim; each counts the other's checks in full.
+        let as_red = quiet + checks[0].min(CHECKS_COUNTED) + checks[1];
+        let as_black = quiet + checks[0] + checks[1].min(CHECKS_COUNTED);
+        as_red.max(as_black)
+    }
+
+    /// Each claimant leaves out only its own checks beyond 10; the claim
+    /// that leaves out fewer decides.
+    #[test]
+    fn only_the_claimants_checks_beyond_ten_are_left_out() {
+        assert_eq!(uncounted(14, 0), 0);
+        assert_eq!(uncounted(0, 14), 0);
+        assert_eq!(uncounted(14, 12), 2);
+        assert_eq!(uncounted(12, 14), 2);
+        assert_eq!(uncounted(25, 25), 15);
+        assert_eq!(uncounted(10, 40), 0);
     }
 
     /// A small deterministic generator, so the games are the same each run.

@@ -219,7 +219,8 @@ pub fn must_vary(pos: &Position) -> Option<MustVary> {
 }
 
 /// Whether the natural move limit has been reached: 120 plies without a
-/// capture, where each side's checking plies count at most 10 (seeds 4.2.4, 23.3).
+/// capture, as either side claiming it would count them: its own checking
+/// plies at most 10, the other side's in full (seeds 4.2.4, 23.3).
 pub fn natural_limit_reached(pos: &Position) -> bool {
     limit::limit_reached(pos)
 }
