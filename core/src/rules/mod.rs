@@ -35,7 +35,10 @@
 //! check set aside), and a chase is new per way of winning (a piece that can
 //! now be taken at once is newly chased even if before it could be won
 //! through a check, as when a move pins its only protector); mate threats
-//! look for mates of up to three checks within a node budget. Exchanges try
+//! look for mates of up to three checks within a node budget. The seeds set
+//! neither bound (28.2, 29.1): what lies beyond them reads as idle (a fifth
+//! audit built a mate threat of four checks and a win through three checks;
+//! both are judged idle, so a perpetual of either is a draw). Exchanges try
 //! every equally cheap recapturer, so a position and its colour mirror are
 //! judged alike; a recapture that the opponent answers with mate at once is
 //! no recapture (a root in form only, 假根, 28.16; the capturer's side of
