@@ -521,13 +521,17 @@ fn pinning_the_protector_with_a_cannon_screen_chases() {
 
 /// Control: the black pawn e6 stands between the screen and the advisor, so
 /// the cannon on e1 pins nothing (its target is the pawn, no material) and
-/// the advisor still guards f7: the same cannon move is idle.
+/// the advisor still guards f7: the same cannon move chases nothing. It
+/// does threaten a mate of four checks, new with the cannon on e1 (Rb9+
+/// Ad9, then Pxe6 checks over the pawn, 28.2): the referee, which looks
+/// seven checks deep, calls it a mate threat, the search (three) idle. One
+/// attacking move of two: a draw either way.
 #[test]
-fn same_cannon_move_with_the_protector_free_is_idle() {
+fn same_cannon_move_with_the_protector_free_chases_nothing() {
     check(
         "4k3r/4a4/5n3/4p4/4P4/9/9/1R1K1R3/6C2/9 w - - 0 1",
         "g1e1 i9i8 e1g1 i8i9",
-        &[Idle, Idle, Idle, Idle],
+        &[MateThreat, Idle, Idle, Idle],
         DRAW,
         Reason::RepetitionDraw,
     );
@@ -535,8 +539,12 @@ fn same_cannon_move_with_the_protector_free_is_idle() {
 
 /// Pinned by a rook: Rg0-e0 looks at the advisor along the open e file.
 /// The cannon f1 (over the pawn f5) attacks f7; CxN, AxC was an even trade,
-/// now the advisor cannot retake. The pin also makes Rb9 mate, so the move
-/// is a mate threat, and the knight is named as chased with it.
+/// now the advisor cannot retake. The pin also makes Rb9 mate at once, but
+/// the rook on g0 could already mate in four checks starting with Rb9+ (the
+/// rook comes to e0 with check on the way), so the mate is no new threat
+/// to the referee, which looks that deep; the move is a chase of the knight.
+/// (The search, looking three checks deep, sees a new mate threat: the
+/// same verdict.)
 #[test]
 fn pinning_the_protector_with_a_rook_chases() {
     let (fen, cycle) = (
@@ -546,7 +554,7 @@ fn pinning_the_protector_with_a_rook_chases() {
     check(
         fen,
         cycle,
-        &[MateThreat, Idle, Chase, Idle],
+        &[Chase, Idle, Chase, Idle],
         RED_LOSES,
         Reason::PerpetualAttack,
     );
@@ -601,37 +609,41 @@ fn rook_attacks_whose_captures_allow_mate_are_idle() {
 /// chases by a direct capture. But the knight changes what the rook moves
 /// threaten. Rb7 threatens mate by checks: Ne7+ Re3 (forced: the rook must
 /// block, the king's squares are covered) Nc8+ (double check with the
-/// cannon over e3) Kd9 Rd7 mate; from b6 that mate does not exist, so Rb7
-/// is a new mate threat (杀). Rb6 wins the knight i6 through a check: Ne7+
-/// forces Re3, which takes the rook off g3, and RxN no longer allows mate
-/// (29.1, 通过照将吃子). It also wins the cannon i7 through Ne3+ (a cannon
-/// check over the knight): Ci7-e7 blocks and Cxe7 takes it (the black
-/// cannon could take back on e2 over the same knight, but the king guards
-/// e2: an attack on a loose piece that also offers a trade is a chase,
-/// 捉兼兑, 细则5), or Kd9 Rd6+ Cd7 Rxd7. A mate threat and a chase in turn
-/// are forbidden.
+/// cannon over e3) Kd9 Rd7 mate. Rb6 wins the knight i6 through a check:
+/// Ne7+ forces Re3, which takes the rook off g3, and RxN no longer allows
+/// mate (29.1, 通过照将吃子).
+///
+/// How far the judge looks decides the verdict here. From b6 there is a
+/// mate of four checks (Ne7+ Re3 Nc8+ Kd9 Rd6+ Cd7 Rxd7), so to the referee,
+/// which looks seven checks deep, Rb7 threatens nothing new and is idle:
+/// one idle move in the cycle, a draw. The search looks three checks deep;
+/// to it the three-check mate after Rb7 is new (杀) and, since from b7 the
+/// cannon i7 was not yet won (Ne3+, a cannon check over the knight: Ci7-e7
+/// blocks and Cxe7 takes it; 捉兼兑, 细则5), Rb6 chases both the knight and
+/// the cannon: a mate threat and a chase in turn, Red loses. From b7 the
+/// referee finds the cannon already won through a run of three checks
+/// (one more than the search looks at), so to it Rb6 chases the knight
+/// alone.
 #[test]
 fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
     let (fen, cycle) = (
         "2b1k4/9/8c/1R6n/5N3/9/6r2/4CK3/9/9 w - - 0 1",
         "b6b7 c9a7 b7b6 a7c9",
     );
-    check(
+    let pos = twice(fen, cycle);
+    assert_judged(
+        &pos,
         fen,
         cycle,
-        &[MateThreat, Idle, Chase, Idle],
-        RED_LOSES,
-        Reason::PerpetualAttack,
+        &[Idle, Idle, Chase, Idle],
+        (DRAW, Reason::RepetitionDraw),
+        search_view(RED_LOSES),
     );
     // The cannon i7, whose capture allows mate, is not among the targets.
     assert!(chased(fen, cycle, 0).is_empty());
-    assert_eq!(chased(fen, cycle, 2), ["knight i6", "cannon i7"]);
     assert_eq!(
         chased_how(fen, cycle, 2),
-        [
-            "knight i6 (after the check f5e7)",
-            "cannon i7 (after the check f5e3)"
-        ]
+        ["knight i6 (after the check f5e7)"]
     );
 }
 

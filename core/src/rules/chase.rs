@@ -3,8 +3,8 @@
 //!
 //! A target is a piece with material value (rook, knight, cannon, advisor,
 //! elephant, crossed pawn). It is threatened when some piece can legally
-//! take it (at once, or at the end of a run of up to `CHASE_CHECKS` checks
-//! whatever the answers) and the exchange that follows on that square wins
+//! take it (at once, or at the end of a run of checks whatever the answers,
+//! as many as the `Reach` allows) and the exchange that follows on that square wins
 //! material (so an unprotected piece, a piece whose protector is pinned,
 //! would expose its king or would be mated at once for taking back, and a
 //! rook attacked by a knight or cannon all count; after checks, net of
@@ -20,8 +20,10 @@
 //!
 //! For reports, `how_won` says which of those ways wins a given target.
 
+use super::Reach;
 use crate::board::{Bitboard, Color, GenType, Move, MoveList, Piece, PieceKind, Position, Square};
 use arrayvec::ArrayVec;
+use std::cell::Cell;
 use std::fmt;
 
 /// Targets threatened, split by whether a non-pawn piece or only a pawn threatens them.
@@ -65,22 +67,53 @@ pub fn is_material(piece: Piece, sq: Square) -> bool {
     }
 }
 
-/// How many checks in a row a way of winning material may start with (29.1:
-/// 能够通过连续照将吃子). Two covers the usual pattern, a check that drives
-/// the king back and a second that lines the piece up, then the capture;
-/// each more multiplies the work of judging every cycle inside the search.
-const CHASE_CHECKS: u32 = 2;
-
 /// What a look for threats counts beyond the plain captures of the side to
 /// move.
 #[derive(Clone, Copy, Debug)]
-struct Scope {
+struct Scope<'a> {
     /// Checkers whose check is ignored (see `threats`).
     set_aside: Bitboard,
     /// Whether captures by the king count: they do when the move judged was
     /// not the king's (借帅之力捉吃, 27.1), they do not when the king itself
     /// moved to attack (帅本身步步叫吃, an idle move).
     king: bool,
+    /// Checks this look may still try (`Reach::chase_nodes`).
+    budget: &'a Cell<u32>,
+}
+
+impl Scope<'_> {
+    /// Takes one check from the budget; false when it is spent.
+    fn spend(&self) -> bool {
+        let left = self.budget.get();
+        self.budget.set(left.saturating_sub(1));
+        left > 0
+    }
+
+    fn spent(&self) -> bool {
+        self.budget.get() == 0
+    }
+}
+
+/// Targets won through runs of up to `reach.chase_checks` checks. Shorter
+/// runs are looked at first, so that a budget spent on long fruitless runs
+/// cannot hide a short one; with no budget to spend, the deepest look
+/// alone finds everything the shallower ones would.
+fn won_through_checks(pos: &mut Position, scope: Scope, reach: Reach) -> Threats {
+    let first = if reach.chase_nodes == u32::MAX {
+        reach.chase_checks
+    } else {
+        1
+    };
+    let mut won = Threats::default();
+    for checks in first..=reach.chase_checks {
+        let more = won_after_checks(pos, scope, 0, checks);
+        won.by_pieces |= more.by_pieces;
+        won.by_pawns = (won.by_pawns | more.by_pawns) & !won.by_pieces;
+        if scope.spent() {
+            break;
+        }
+    }
+    won
 }
 
 /// The targets the side to move threatens in `pos`, as two sets: by a
@@ -94,16 +127,22 @@ struct Scope {
 /// line: it tells what the mover was attacking before it had to answer the
 /// check, for the 从捉到捉 comparison. Only that check is set aside: a check
 /// the opponent gives on the way binds as usual. `king`: whether the king's
-/// own captures count (see `Scope`).
-pub fn threats(pos: &mut Position, relaxed: bool, king: bool) -> (Threats, Threats) {
+/// own captures count (see `Scope`). `reach`: how many checks a run may
+/// have, and the budget of the look.
+pub fn threats(pos: &mut Position, relaxed: bool, king: bool, reach: Reach) -> (Threats, Threats) {
     let set_aside = if relaxed {
         pos.checkers()
     } else {
         Bitboard::EMPTY
     };
-    let scope = Scope { set_aside, king };
+    let budget = Cell::new(reach.chase_nodes);
+    let scope = Scope {
+        set_aside,
+        king,
+        budget: &budget,
+    };
     let direct = direct_threats(pos, scope, 0);
-    let won = won_after_checks(pos, scope, 0, CHASE_CHECKS);
+    let won = won_through_checks(pos, scope, reach);
     let through_check = Threats {
         by_pieces: won.by_pieces & !direct.by_pieces,
         by_pawns: won.by_pawns & !direct.all(),
@@ -159,7 +198,8 @@ fn opening_checks(pos: &mut Position, set_aside: Bitboard) -> MoveList {
 
 /// The targets the check `check` wins against every answer, by a capture
 /// next or, with `checks` > 1, by more checks first (`None` when it has no
-/// answer: a mate).
+/// answer: a mate). With the budget spent, nothing: every answer is looked
+/// at or none, so what is found holds against all of them.
 fn won_by_check(
     pos: &mut Position,
     check: Move,
@@ -167,6 +207,9 @@ fn won_by_check(
     lost: i32,
     checks: u32,
 ) -> Option<Threats> {
+    if !scope.spend() {
+        return Some(Threats::default());
+    }
     pos.make_move(check);
     let mut common: Option<Threats> = None;
     for answer in pos.legal_moves() {
@@ -266,16 +309,24 @@ impl fmt::Display for How {
 }
 
 /// How the side to move wins the target on `sq`, one that `threats(pos,
-/// false, king)` found (threatened by a pawn alone when `by_pawn`), for reports:
-/// by a capture when one wins it (kept if any capture keeps it, else by
-/// exchange), else by the first check, in generation order, that starts a
-/// run winning it. The same tests as `threats`, asked of one square; `None`
-/// if it is not a target.
-pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool, king: bool) -> Option<How> {
+/// false, king, reach)` found (threatened by a pawn alone when `by_pawn`), for
+/// reports: by a capture when one wins it (kept if any capture keeps it, else
+/// by exchange), else by the first check, in generation order, that starts
+/// one of the shortest runs winning it. The same tests as `threats`, asked of
+/// one square; `None` if it is not a target.
+pub fn how_won(
+    pos: &mut Position,
+    sq: Square,
+    by_pawn: bool,
+    king: bool,
+    reach: Reach,
+) -> Option<How> {
     let us = pos.side_to_move();
+    let budget = Cell::new(reach.chase_nodes);
     let scope = Scope {
         set_aside: Bitboard::EMPTY,
         king,
+        budget: &budget,
     };
     let mut caps = MoveList::new();
     pos.generate(GenType::Captures, &mut caps);
@@ -306,13 +357,14 @@ pub fn how_won(pos: &mut Position, sq: Square, by_pawn: bool, king: bool) -> Opt
     if found.is_some() || !pos.color_bb(!us).has(sq) {
         return found;
     }
-    opening_checks(pos, Bitboard::EMPTY)
-        .into_iter()
-        .find_map(|check| {
-            let t = won_by_check(pos, check, scope, 0, CHASE_CHECKS)?;
+    let checks = opening_checks(pos, Bitboard::EMPTY);
+    (1..=reach.chase_checks).find_map(|n| {
+        checks.iter().find_map(|&check| {
+            let t = won_by_check(pos, check, scope, 0, n)?;
             let won = if by_pawn { t.all() } else { t.by_pieces };
             won.has(sq).then_some(How::Check(check))
         })
+    })
 }
 
 /// Targets whose capture wins more than `lost` (material already given up
@@ -489,10 +541,10 @@ mod tests {
     fn relaxed_threats_look_past_the_check_through_checks_too() {
         let mut pos = Position::from_fen("4k4/9/9/R3p3n/9/9/9/9/1n7/3K5 w - - 0 1").unwrap();
         assert!(pos.in_check());
-        let (direct, through) = threats(&mut pos, true, false);
+        let (direct, through) = threats(&mut pos, true, false, Reach::SEARCH);
         assert!(direct.all().is_empty());
         assert!(through.by_pieces.has(sq("i6")), "{through:?}");
-        let (direct, through) = threats(&mut pos, false, false);
+        let (direct, through) = threats(&mut pos, false, false, Reach::SEARCH);
         assert!(direct.all().is_empty() && through.all().is_empty());
     }
 
@@ -501,7 +553,7 @@ mod tests {
     #[test]
     fn a_run_of_two_checks_wins_material() {
         let mut pos = Position::from_fen("4k4/1n6c/9/7R1/9/9/9/9/9/3K5 w - - 0 1").unwrap();
-        let (direct, through) = threats(&mut pos, false, false);
+        let (direct, through) = threats(&mut pos, false, false, Reach::SEARCH);
         assert!(direct.all().is_empty());
         assert!(through.by_pieces.has(sq("i8")) && through.by_pieces.has(sq("b8")));
         assert_eq!(
@@ -509,7 +561,8 @@ mod tests {
                 &mut pos,
                 Scope {
                     set_aside: Bitboard::EMPTY,
-                    king: false
+                    king: false,
+                    budget: &Cell::new(u32::MAX),
                 },
                 0,
                 1
@@ -518,8 +571,27 @@ mod tests {
             Bitboard::EMPTY
         );
         assert_eq!(
-            how_won(&mut pos, sq("i8"), false, false),
+            how_won(&mut pos, sq("i8"), false, false, Reach::SEARCH),
             Some(How::Check("h6h9".parse().unwrap()))
+        );
+    }
+
+    /// A look whose budget is spent finds less, never more: with no checks
+    /// to spend, nothing is won through checks (the captures at hand are
+    /// still found); with the referee's budget, the same as the search.
+    #[test]
+    fn a_spent_budget_wins_nothing_through_checks() {
+        let mut pos = Position::from_fen("4k4/1n6c/9/7R1/9/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let broke = Reach {
+            chase_nodes: 0,
+            ..Reach::REFEREE
+        };
+        let (_, through) = threats(&mut pos, false, false, broke);
+        assert!(through.all().is_empty());
+        assert_eq!(how_won(&mut pos, sq("i8"), false, false, broke), None);
+        assert_eq!(
+            threats(&mut pos, false, false, Reach::REFEREE),
+            threats(&mut pos, false, false, Reach::SEARCH)
         );
     }
 }

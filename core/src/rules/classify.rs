@@ -2,6 +2,7 @@
 //! 杀 mate threat, 捉 chase or 闲 idle.
 
 use super::chase::{describe, how_won, threats, How};
+use super::Reach;
 use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
 use std::fmt;
 
@@ -115,13 +116,6 @@ impl Facts {
     }
 }
 
-/// How deep the mate-threat search looks: mates by up to this many checks in a row.
-const MATE_CHECKS: u32 = 3;
-/// Node budget of one mate-threat search, so that an open position with many
-/// checks cannot stall the search that asked; a mate not found within it is
-/// not a threat.
-const MATE_NODES: u32 = 2000;
-
 /// Whether the king's captures count as this move's threats: they do when
 /// another piece moves (借帅之力捉吃: the move takes away a guard, say, so
 /// that the king can win a piece beside it), not when the king itself
@@ -131,10 +125,11 @@ fn borrows_king(p: &Position, mv: Move) -> bool {
         .is_some_and(|m| m.kind() != PieceKind::King)
 }
 
-/// Plays `mv` on `p` (standing before it) and says what it does. With `full`
-/// every fact is found; otherwise only as much as tells whether the move is
-/// a check, and whether it is an attack with and without pawn chases.
-pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts {
+/// Plays `mv` on `p` (standing before it) and says what it does, looking as
+/// far as `reach` allows. With `full` every fact is found; otherwise only as
+/// much as tells whether the move is a check, and whether it is an attack
+/// with and without pawn chases.
+pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool, reach: Reach) -> Facts {
     let mut facts = Facts::default();
     if mv.is_none() {
         p.make_null();
@@ -153,10 +148,10 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     // leaves an old threat standing does not.
     let king = borrows_king(p, mv);
     facts.king_counts = king;
-    let (before, before_check) = threats(p, true, king);
+    let (before, before_check) = threats(p, true, king, reach);
     p.make_move(mv);
     p.make_null();
-    let (after, after_check) = threats(p, false, king);
+    let (after, after_check) = threats(p, false, king, reach);
     // New is judged against the position just before the move, per way of
     // winning (凡是走子前不存在捉，而走子后造成捉的，一律按捉处理): a piece
     // that can now be taken at once is newly chased even if before it could
@@ -172,7 +167,7 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     facts.new_all =
         facts.new_by_pieces | (after.all() & !before.all()) | (after_check.all() & !before_all);
     let threat = if full || facts.new_by_pieces.is_empty() {
-        mate_by_checks(p)
+        mate_by_checks(p, reach)
     } else {
         None
     };
@@ -181,7 +176,7 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
         // Like a chase, a mate threat must be new (28.2, 29.2 by analogy): a
         // mate the mover could already have played is not what this move threatens.
         p.unmake_move();
-        let existed = mate_by_checks(p).is_some();
+        let existed = mate_by_checks(p, reach).is_some();
         p.make_move(mv);
         if !existed {
             facts.mate = threat;
@@ -190,8 +185,15 @@ pub(crate) fn play_and_classify(p: &mut Position, mv: Move, full: bool) -> Facts
     facts
 }
 
-/// Full details of a move for reports; `p` stands after the move (and ends so).
-pub(crate) fn describe_move(p: &mut Position, mv: Move, side: Color, f: &Facts) -> ClassifiedMove {
+/// Full details of a move for reports; `p` stands after the move (and ends
+/// so); `reach` as the move was classified with.
+pub(crate) fn describe_move(
+    p: &mut Position,
+    mv: Move,
+    side: Color,
+    f: &Facts,
+    reach: Reach,
+) -> ClassifiedMove {
     let targets = describe(p, f.new_all);
     let chases = if targets.is_empty() {
         Vec::new()
@@ -202,11 +204,12 @@ pub(crate) fn describe_move(p: &mut Position, mv: Move, side: Color, f: &Facts) 
             .into_iter()
             .map(|(piece, square)| {
                 let pawn_only = !f.new_by_pieces.has(square);
-                let how = how_won(p, square, pawn_only, f.king_counts).unwrap_or_else(|| {
-                    // Unreachable: `how_won` asks what `threats` asked.
-                    debug_assert!(false, "no way to win {piece:?} {square} after {mv}");
-                    How::Direct
-                });
+                let how =
+                    how_won(p, square, pawn_only, f.king_counts, reach).unwrap_or_else(|| {
+                        // Unreachable: `how_won` asks what `threats` asked.
+                        debug_assert!(false, "no way to win {piece:?} {square} after {mv}");
+                        How::Direct
+                    });
                 Target {
                     piece,
                     square,
@@ -228,14 +231,29 @@ pub(crate) fn describe_move(p: &mut Position, mv: Move, side: Color, f: &Facts) 
     }
 }
 
-/// A mate by checks only for the side to move: the first move of one, if any.
-fn mate_by_checks(p: &mut Position) -> Option<Move> {
-    let mut budget = MATE_NODES;
-    let moves = p.legal_moves();
+/// A mate by checks only for the side to move, of up to `reach.mate_checks`
+/// checks: the first move of one, if any. Shorter mates are looked for first,
+/// so that the node budget spent on long fruitless runs cannot hide a short
+/// mate; a mate not found within the budget is not a threat.
+fn mate_by_checks(p: &mut Position, reach: Reach) -> Option<Move> {
+    let mut budget = reach.mate_nodes;
     let info = p.check_info();
-    moves.into_iter().find(|&mv| {
-        p.gives_check_with(mv, &info) && forced_mate_after(p, mv, MATE_CHECKS, &mut budget)
-    })
+    let checks: Vec<Move> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|&mv| p.gives_check_with(mv, &info))
+        .collect();
+    for depth in 1..=reach.mate_checks {
+        for &mv in &checks {
+            if forced_mate_after(p, mv, depth, &mut budget) {
+                return Some(mv);
+            }
+        }
+        if budget == 0 {
+            break;
+        }
+    }
+    None
 }
 
 /// Whether the checking move `mv` mates at once or, with `checks - 1` more

@@ -2,7 +2,7 @@
 //! table of seeds 26.1-26.4 (see docs/RULES.md, "The verdict").
 
 use super::classify::{describe_move, play_and_classify, ClassifiedMove, Facts};
-use super::{MustVary, Outcome, Reason, RepetitionScore, Verdict};
+use super::{MustVary, Outcome, Reach, Reason, RepetitionScore, Verdict};
 use crate::board::{Color, Move, Position};
 
 /// One side's moves in a judged stretch.
@@ -91,12 +91,13 @@ fn earlier_occurrences(pos: &Position) -> Vec<usize> {
 }
 
 /// Summarises both sides over the moves from `start` to the end of the
-/// history. The moves are taken back on `pos` itself and played again one by
+/// history, looking as far as `reach` allows. The moves are taken back on `pos` itself and played again one by
 /// one as they are classified, so `pos` ends as it began and nothing (its
 /// history least of all) is copied.
 fn summarise(
     pos: &mut Position,
     start: usize,
+    reach: Reach,
     mut report: Option<&mut Vec<ClassifiedMove>>,
 ) -> [SideCycle; 2] {
     let moves: Vec<Move> = pos.history()[start..].iter().map(|u| u.mv).collect();
@@ -119,10 +120,10 @@ fn summarise(
             }
             continue;
         }
-        let facts = play_and_classify(pos, mv, report.is_some());
+        let facts = play_and_classify(pos, mv, report.is_some(), reach);
         s.add(&facts);
         if let Some(r) = report.as_deref_mut() {
-            r.push(describe_move(pos, mv, side, &facts));
+            r.push(describe_move(pos, mv, side, &facts, reach));
         }
     }
     sides
@@ -163,7 +164,7 @@ fn verdict_of(
 pub(crate) fn repetition_verdict(pos: &Position) -> Option<(Verdict, Option<MustVary>)> {
     let occ = earlier_occurrences(pos);
     let (start, last) = judged_stretch(&occ)?;
-    let [red, black] = summarise(&mut pos.clone(), start, None);
+    let [red, black] = summarise(&mut pos.clone(), start, Reach::REFEREE, None);
     Some(verdict_of(pos, last, red, black))
 }
 
@@ -174,7 +175,7 @@ pub fn judge_repetition(pos: &Position) -> Option<CycleReport> {
     let last = *occ.first()?;
     let start = occ.get(1).copied().unwrap_or(last);
     let mut moves = Vec::new();
-    let [red, black] = summarise(&mut pos.clone(), start, Some(&mut moves));
+    let [red, black] = summarise(&mut pos.clone(), start, Reach::REFEREE, Some(&mut moves));
     let mut report = CycleReport {
         occurrence: occ.len() + 1,
         start_ply: start,
@@ -199,7 +200,7 @@ pub(crate) fn score_cycle(pos: &mut Position, plies_back: usize) -> RepetitionSc
     if plies_back == 0 || plies_back > n {
         return RepetitionScore::Draw;
     }
-    let [red, black] = summarise(pos, n - plies_back, None);
+    let [red, black] = summarise(pos, n - plies_back, Reach::SEARCH, None);
     match decide(red, black).2 {
         None => RepetitionScore::Draw,
         Some(c) if c == pos.side_to_move() => RepetitionScore::Loss,
