@@ -6,21 +6,12 @@
 use chuhe::bench::{read_suite, read_suite_file, suite_summary, MateCase, MateOutcome};
 use chuhe_core::search::Score;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::chuhe;
 
 const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mates.txt");
-
-fn chuhe(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .args(args)
-        .output()
-        .expect("run chuhe");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A file in the temporary directory, removed when dropped.
 struct TempFile(PathBuf);

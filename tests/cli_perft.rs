@@ -2,17 +2,9 @@
 
 use std::process::Command;
 
-fn chuhe(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .args(args)
-        .output()
-        .expect("run chuhe");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::chuhe;
 
 #[test]
 fn perft_prints_total_line() {

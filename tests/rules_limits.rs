@@ -5,7 +5,10 @@ use chuhe::judge::replay;
 use chuhe_core::board::{Color, GenType, MoveList, Position, Square};
 use chuhe_core::rules::{self, Outcome, Reason, RepetitionScore};
 use std::collections::HashSet;
-use std::process::Command;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::chuhe;
 
 /// Whether Red's `i`-th move of the test line must check (else it must not):
 /// two checks, then a quiet move, so that the rook can reposition.
@@ -257,18 +260,6 @@ fn repetition_in_search_scores_perpetual_chase() {
     pos.make_move("b5b7".parse().expect("move"));
     pos.make_move("h5h7".parse().expect("move"));
     assert_eq!(rules::repetition_in_search(&pos, 4), RepetitionScore::Win);
-}
-
-fn chuhe(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .args(args)
-        .output()
-        .expect("chuhe runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

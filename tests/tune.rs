@@ -1,35 +1,28 @@
 //! `chuhe tune` as a user runs it: options read from the engine, the state
 //! file written every iteration and resumed from.
 
-use std::process::Command;
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{chuhe, CHUHE};
 
 fn tune(state: &std::path::Path, params: &str, iterations: &str) -> (bool, String, String) {
-    let bin = env!("CARGO_BIN_EXE_chuhe");
-    let out = Command::new(bin)
-        .args([
-            "tune",
-            "--engine",
-            &format!("cmd={bin}"),
-            "--params",
-            params,
-        ])
-        .args([
-            "--iterations",
-            iterations,
-            "--tc",
-            "depth=1",
-            "--concurrency",
-            "1",
-        ])
-        .arg("--state")
-        .arg(state)
-        .output()
-        .expect("run chuhe tune");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let engine = format!("cmd={CHUHE}");
+    let args = [
+        "tune",
+        "--engine",
+        &engine,
+        "--params",
+        params,
+        "--iterations",
+        iterations,
+        "--tc",
+        "depth=1",
+        "--concurrency",
+        "1",
+        "--state",
+        state.to_str().expect("a UTF-8 temporary path"),
+    ];
+    chuhe(&args)
 }
 
 /// A fresh directory of this test's own.
