@@ -1,6 +1,7 @@
 //! Move-ordering memory kept between nodes and between searches of one game:
 //! the butterfly history of quiet moves, the continuation history of quiet
-//! replies to the moves one and two plies earlier, and the countermove table.
+//! replies to the moves one and two plies earlier, the capture history, and
+//! the countermove table.
 
 use crate::board::{Move, Piece, Position};
 
@@ -21,6 +22,9 @@ pub struct Heuristics {
     /// [earlier piece-to][piece-to]: how well a quiet move answered an
     /// earlier move. The row NO_CONT stays zero.
     cont: Box<[i16]>,
+    /// [piece][to][captured kind]: how often a capture caused a cutoff
+    /// lately, to order captures of the same victim.
+    capture: Box<[[[i16; 7]; 90]; 14]>,
     /// [piece][to] of the previous move: the quiet reply that refuted it.
     counter: Box<[[Move; 90]; 14]>,
 }
@@ -31,6 +35,7 @@ impl Default for Heuristics {
             history: Box::new([[[0; 90]; 90]; 2]),
             // Built on the heap: 3 MB is too much for a thread's stack.
             cont: vec![0; (PIECE_TO + 1) * PIECE_TO].into_boxed_slice(),
+            capture: Box::new([[[0; 7]; 90]; 14]),
             counter: Box::new([[Move::NONE; 90]; 14]),
         }
     }
@@ -78,6 +83,23 @@ impl Heuristics {
         }
         let h = &mut self.cont[earlier * PIECE_TO + key];
         *h = gravity(*h as i32, bonus) as i16;
+    }
+
+    /// The capture history of `mv` here (0 for a move that takes nothing).
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        match (pos.piece_at(mv.from()), pos.piece_at(mv.to())) {
+            (Some(p), Some(v)) => self.capture[p.index()][mv.to().index()][v.kind().index()] as i32,
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, bonus: i32) {
+        if let (Some(p), Some(v)) = (pos.piece_at(mv.from()), pos.piece_at(mv.to())) {
+            let h = &mut self.capture[p.index()][mv.to().index()][v.kind().index()];
+            *h = gravity(*h as i32, bonus) as i16;
+        }
     }
 
     /// Butterfly and continuation history together, the order of quiet moves.
@@ -140,6 +162,24 @@ mod tests {
         assert_eq!(h.quiet_score(&pos, reply, [earlier, earlier]), 1000);
         // Another earlier move knows nothing of it.
         assert_eq!(h.quiet_score(&pos, reply, [NO_CONT, NO_CONT]), 0);
+    }
+
+    #[test]
+    fn capture_history_is_kept_per_victim_and_bounded() {
+        // The rook e4 can take the pawn e5; e4-e3 takes nothing.
+        let pos = Position::from_fen("5k3/9/9/9/4p4/4R4/9/9/9/3K5 w - - 0 1").unwrap();
+        let mut h = Heuristics::default();
+        let take: Move = "e4e5".parse().unwrap();
+        h.update_capture(&pos, take, 500);
+        assert_eq!(h.capture_score(&pos, take), 500);
+        for _ in 0..1000 {
+            h.update_capture(&pos, take, -HISTORY_MAX / 8);
+        }
+        assert!(h.capture_score(&pos, take) < 0 && h.capture_score(&pos, take) >= -HISTORY_MAX);
+        // A move that takes nothing has no capture history and changes none.
+        let quiet: Move = "e4e3".parse().unwrap();
+        h.update_capture(&pos, quiet, 500);
+        assert_eq!(h.capture_score(&pos, quiet), 0);
     }
 
     #[test]

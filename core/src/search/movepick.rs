@@ -1,5 +1,6 @@
 //! Staged move ordering: the TT move before anything is generated, then
-//! winning captures by MVV-LVA, killers and the countermove, quiet moves by
+//! winning captures by MVV-LVA (capture history ordering like victims),
+//! killers and the countermove, quiet moves by
 //! history, and losing captures last. Most cutoffs happen before the quiet
 //! moves are ever generated.
 
@@ -41,6 +42,12 @@ pub struct MovePicker {
     /// Set by the search once late quiet moves are pruned anyway.
     pub skip_quiets: bool,
 }
+
+/// Capture history is divided by this in the order of captures, so it moves
+/// a capture by at most HISTORY_MAX / 64 = 256: about one step of victim
+/// (pawn to advisor is 240). It orders captures of like victims and never
+/// puts a pawn before a rook.
+const CAPTURE_HISTORY_DIV: i32 = 64;
 
 #[inline]
 fn mvv_lva(pos: &Position, mv: Move) -> i32 {
@@ -159,7 +166,9 @@ impl MovePicker {
                     return Some(self.tt_move);
                 }
                 Stage::GenCaptures => {
-                    self.fill(pos, GenType::Captures, |m| mvv_lva(pos, m));
+                    self.fill(pos, GenType::Captures, |m| {
+                        mvv_lva(pos, m) + heur.capture_score(pos, m) / CAPTURE_HISTORY_DIV
+                    });
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.pick_best() {
@@ -225,11 +234,59 @@ impl MovePicker {
                     None => self.stage = Stage::Done,
                 },
                 Stage::QGenCaptures => {
-                    self.fill(pos, GenType::Captures, |m| mvv_lva(pos, m));
+                    self.fill(pos, GenType::Captures, |m| {
+                        mvv_lva(pos, m) + heur.capture_score(pos, m) / CAPTURE_HISTORY_DIV
+                    });
                     self.stage = Stage::QCaptures;
                 }
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::history::HISTORY_MAX;
+
+    /// The captures of a quiescence picker, in the order it gives them.
+    fn captures(pos: &Position, heur: &Heuristics) -> Vec<String> {
+        let mut mp = MovePicker::new_qsearch(pos, Move::NONE, false);
+        let mut out = Vec::new();
+        while let Some(mv) = mp.next(pos, heur) {
+            out.push(mv.to_string());
+        }
+        out
+    }
+
+    /// Pushes a capture's history to one end of its range.
+    fn saturate(heur: &mut Heuristics, pos: &Position, mv: &str, sign: i32) {
+        for _ in 0..200 {
+            heur.update_capture(pos, mv.parse().unwrap(), sign * HISTORY_MAX / 8);
+        }
+    }
+
+    #[test]
+    fn capture_history_orders_captures_of_like_victims() {
+        // The rook e4 can take the pawn e5 or the pawn g4.
+        let pos = Position::from_fen("5k3/9/9/9/4p4/4R1p2/9/9/9/3K5 w - - 0 1").unwrap();
+        let mut heur = Heuristics::default();
+        saturate(&mut heur, &pos, "e4g4", 1);
+        assert_eq!(captures(&pos, &heur), ["e4g4", "e4e5"]);
+        let mut heur = Heuristics::default();
+        saturate(&mut heur, &pos, "e4e5", 1);
+        assert_eq!(captures(&pos, &heur), ["e4e5", "e4g4"]);
+    }
+
+    #[test]
+    fn capture_history_never_puts_a_pawn_before_a_rook() {
+        // The rook e4 can take the pawn e5 or the rook a4: however the
+        // histories stand, the rook comes first.
+        let pos = Position::from_fen("5k3/9/9/9/4p4/r3R4/9/9/9/3K5 w - - 0 1").unwrap();
+        let mut heur = Heuristics::default();
+        saturate(&mut heur, &pos, "e4e5", 1);
+        saturate(&mut heur, &pos, "e4a4", -1);
+        assert_eq!(captures(&pos, &heur), ["e4a4", "e4e5"]);
     }
 }

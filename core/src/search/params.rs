@@ -74,6 +74,11 @@ params! {
     lmr_div LMR_DIV "LmrDiv" = 230, 120..=400;
     /// History points per ply of reduction removed.
     lmr_hist_div LMR_HIST_DIV "LmrHistDiv" = 8000, 2000..=20000;
+    /// A reduced search that beats the best score so far by this much
+    /// (plus two per ply) is verified a ply deeper; one that beats it by
+    /// less than the second, a ply shallower.
+    lmr_deeper LMR_DEEPER "LmrDeeper" = 40, 0..=150;
+    lmr_shallower LMR_SHALLOWER "LmrShallower" = 10, 0..=60;
     /// Quiescence futility margin.
     qs_futility QS_FUTILITY "QsFutility" = 150, 50..=400;
     /// Aspiration window half-width at the start.

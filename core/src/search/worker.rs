@@ -59,6 +59,13 @@ fn key_after(pos: &Position, mv: Move) -> u64 {
     key
 }
 
+/// The history reward for a cutoff at `depth` (and the penalty of the moves
+/// tried before it).
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + 32).min(HISTORY_MAX / 8)
+}
+
 #[inline]
 fn reduction(depth: i32, move_count: usize) -> i32 {
     let (d, m) = (depth.clamp(0, 63) as usize, move_count.min(63));
@@ -494,6 +501,7 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let big = self.has_big_pieces();
         let check_info = self.pos.check_info();
 
@@ -589,7 +597,7 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            let new_depth = depth - 1 + ext;
+            let mut new_depth = depth - 1 + ext;
 
             let nodes_before = self.nodes;
             self.make(mv, ply, Some(gives_check), child_key);
@@ -603,7 +611,14 @@ impl<'a> Worker<'a> {
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 v = -self.search(false, d, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && d < new_depth {
-                    v = -self.search(false, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
+                    // How far the reduced search beat the best so far says
+                    // how deep to verify it: a clear gain a ply deeper, a
+                    // bare one a ply shallower.
+                    new_depth += (v > best + params::lmr_deeper() + 2 * new_depth) as i32;
+                    new_depth -= (v < best + params::lmr_shallower()) as i32;
+                    if d < new_depth {
+                        v = -self.search(false, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
+                    }
                 }
             } else if !pv || move_count > 1 {
                 v = -self.search(false, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
@@ -636,8 +651,12 @@ impl<'a> Worker<'a> {
                     alpha = v;
                 }
             }
-            if mv != best_move && !capture && !quiets.is_full() {
-                quiets.push(mv);
+            if mv != best_move {
+                if !capture && !quiets.is_full() {
+                    quiets.push(mv);
+                } else if capture && !captures.is_full() {
+                    captures.push(mv);
+                }
             }
         }
 
@@ -651,8 +670,17 @@ impl<'a> Worker<'a> {
             };
         }
 
-        if best >= beta && !self.pos.is_capture(best_move) {
-            self.reward_quiet(ply, best_move, &quiets, depth, prev, conts);
+        if best >= beta {
+            let bonus = history_bonus(depth);
+            if self.pos.is_capture(best_move) {
+                self.heur.update_capture(&self.pos, best_move, bonus);
+            } else {
+                self.reward_quiet(ply, best_move, &quiets, depth, prev, conts);
+            }
+            // Captures tried before the cutoff did not cause it.
+            for &c in &captures {
+                self.heur.update_capture(&self.pos, c, -bonus);
+            }
         }
 
         if !excluded.is_none() {
@@ -682,7 +710,7 @@ impl<'a> Worker<'a> {
         conts: [usize; 2],
     ) {
         let us = self.pos.side_to_move().index();
-        let bonus = (depth * depth * 16 + 32).min(HISTORY_MAX / 8);
+        let bonus = history_bonus(depth);
         self.heur.update_quiet(us, mv, bonus);
         self.reward_cont(mv, conts, bonus);
         for &q in tried {
