@@ -3,7 +3,7 @@
 
 use super::chase::{describe, how_won, threats, How};
 use super::Reach;
-use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
+use crate::board::{Bitboard, Color, Move, MoveList, Piece, PieceKind, Position, Square};
 use std::fmt;
 
 /// The class of one move, heaviest first.
@@ -238,11 +238,12 @@ pub(crate) fn describe_move(
 fn mate_by_checks(p: &mut Position, reach: Reach) -> Option<Move> {
     let mut budget = reach.mate_nodes;
     let info = p.check_info();
-    let checks: Vec<Move> = p
-        .legal_moves()
-        .into_iter()
-        .filter(|&mv| p.gives_check_with(mv, &info))
-        .collect();
+    let mut checks = MoveList::new();
+    for mv in p.legal_moves() {
+        if p.gives_check_with(mv, &info) {
+            checks.push(mv);
+        }
+    }
     for depth in 1..=reach.mate_checks {
         for &mv in &checks {
             if forced_mate_after(p, mv, depth, &mut budget) {

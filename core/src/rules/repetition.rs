@@ -91,9 +91,9 @@ fn earlier_occurrences(pos: &Position) -> Vec<usize> {
 }
 
 /// Summarises both sides over the moves from `start` to the end of the
-/// history, looking as far as `reach` allows. The moves are taken back on `pos` itself and played again one by
-/// one as they are classified, so `pos` ends as it began and nothing (its
-/// history least of all) is copied.
+/// history, looking as far as `reach` allows. The moves are taken back on
+/// `pos` itself and played again one by one as they are classified, so
+/// `pos` ends as it began and nothing (its history least of all) is copied.
 fn summarise(
     pos: &mut Position,
     start: usize,

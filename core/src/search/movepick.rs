@@ -60,6 +60,12 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     victim * 16 - attacker / 8
 }
 
+/// The order of captures, in the main search and in quiescence alike.
+#[inline]
+fn capture_order(pos: &Position, heur: &Heuristics, mv: Move) -> i32 {
+    mvv_lva(pos, mv) + heur.capture_score(pos, mv) / CAPTURE_HISTORY_DIV
+}
+
 impl MovePicker {
     /// For the main search. In check every legal move is an evasion and they
     /// are ordered together.
@@ -166,9 +172,7 @@ impl MovePicker {
                     return Some(self.tt_move);
                 }
                 Stage::GenCaptures => {
-                    self.fill(pos, GenType::Captures, |m| {
-                        mvv_lva(pos, m) + heur.capture_score(pos, m) / CAPTURE_HISTORY_DIV
-                    });
+                    self.fill(pos, GenType::Captures, |m| capture_order(pos, heur, m));
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.pick_best() {
@@ -234,9 +238,7 @@ impl MovePicker {
                     None => self.stage = Stage::Done,
                 },
                 Stage::QGenCaptures => {
-                    self.fill(pos, GenType::Captures, |m| {
-                        mvv_lva(pos, m) + heur.capture_score(pos, m) / CAPTURE_HISTORY_DIV
-                    });
+                    self.fill(pos, GenType::Captures, |m| capture_order(pos, heur, m));
                     self.stage = Stage::QCaptures;
                 }
                 Stage::Done => return None,
