@@ -74,6 +74,10 @@ params! {
     lmr_div LMR_DIV "LmrDiv" = 230, 120..=400;
     /// History points per ply of reduction removed.
     lmr_hist_div LMR_HIST_DIV "LmrHistDiv" = 8000, 2000..=20000;
+    /// Plies more reduction at an expected cut node (the cutoff there
+    /// usually comes from one of the first moves). Two, Stockfish's value,
+    /// was not better by SPRT (173 games, -8 Elo [-41, +24]).
+    lmr_cut LMR_CUT "LmrCut" = 1, 0..=4;
     /// A reduced search that beats the best score so far by this much
     /// (plus two per ply) is verified a ply deeper; one that beats it by
     /// less than the second, a ply shallower.

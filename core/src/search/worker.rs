@@ -605,7 +605,7 @@ impl<'a> Worker<'a> {
             let mut v = -INF;
             if depth >= 3 && move_count > 1 + root as usize && (!capture || cut) {
                 let mut r = reduction(depth, move_count);
-                r += (!pv) as i32 + cut as i32 - improving as i32;
+                r += (!pv) as i32 + params::lmr_cut() * cut as i32 - improving as i32;
                 r -= refutation as i32 + gives_check as i32;
                 r -= hist / params::lmr_hist_div();
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
