@@ -64,6 +64,11 @@ params! {
     /// Futility pruning of quiet moves: base margin and margin per ply.
     fut_base FUT_BASE "FutBase" = 110, 30..=300;
     fut_per_ply FUT_PER_PLY "FutPerPly" = 100, 30..=250;
+    /// Late-move pruning: past (3 + depth²) moves a node prunes its
+    /// remaining quiet moves, past (3 + depth²) / this when not improving.
+    /// Four (closer to Pikafish's five) lost by SPRT (106 games, -46 Elo
+    /// [-90, -4]).
+    lmp_div LMP_DIV "LmpDiv" = 2, 1..=8;
     /// Quiet moves with history below minus this per ply are pruned.
     hist_prune HIST_PRUNE "HistPrune" = 4000, 1000..=12000;
     /// SEE thresholds: quiet moves per squared ply, captures per ply.

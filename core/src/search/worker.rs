@@ -528,7 +528,8 @@ impl<'a> Worker<'a> {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !capture && !gives_check {
                     // Late quiet moves at low depth rarely matter.
-                    if move_count >= (3 + depth * depth) as usize / (2 - improving as usize) {
+                    let lmp_div = if improving { 1 } else { params::lmp_div() };
+                    if move_count >= ((3 + depth * depth) / lmp_div) as usize {
                         mp.skip_quiets = true;
                         continue;
                     }
