@@ -66,8 +66,8 @@ params! {
     fut_per_ply FUT_PER_PLY "FutPerPly" = 100, 30..=250;
     /// Late-move pruning: past (3 + depth²) moves a node prunes its
     /// remaining quiet moves, past (3 + depth²) / this when not improving.
-    /// Four (closer to Pikafish's five) lost by SPRT (106 games, -46 Elo
-    /// [-90, -4]).
+    /// Four (closer to Pikafish's five) lost in self-play: -46 Elo
+    /// [-90, -4] over 106 games, an SPRT stopped with the interval below zero.
     lmp_div LMP_DIV "LmpDiv" = 2, 1..=8;
     /// Quiet moves with history below minus this per ply are pruned.
     hist_prune HIST_PRUNE "HistPrune" = 4000, 1000..=12000;
@@ -81,7 +81,8 @@ params! {
     lmr_hist_div LMR_HIST_DIV "LmrHistDiv" = 8000, 2000..=20000;
     /// Plies more reduction at an expected cut node (the cutoff there
     /// usually comes from one of the first moves). Two, Stockfish's value,
-    /// was not better by SPRT (173 games, -8 Elo [-41, +24]).
+    /// showed no gain: -8 Elo [-41, +24] over 173 games of an SPRT left
+    /// undecided.
     lmr_cut LMR_CUT "LmrCut" = 1, 0..=4;
     /// A reduced search that beats the best score so far by this much
     /// (plus two per ply) is verified a ply deeper; one that beats it by
