@@ -3,8 +3,11 @@
 //! the training-data format, and a short training run that must learn.
 
 use chuhe::train::data::{self, DataWriter, Record, Wdl};
-use chuhe::train::{self, random_network, FloatNet, Layout, LrSchedule, TrainConfig, Trainer};
-use chuhe_core::board::Position;
+use chuhe::train::{
+    self, random_network, random_network_with_kings, FloatNet, Layout, LrSchedule, TrainConfig,
+    Trainer,
+};
+use chuhe_core::board::{Color, Position};
 use chuhe_core::eval::{evaluate_with, pieces_of, Evaluator};
 use chuhe_core::nnue::net::{self, Accumulator, NetError, Network, Simd, WIDTHS};
 use chuhe_core::rng::SplitMix64;
@@ -25,7 +28,18 @@ fn refreshed(net: &Network, pos: &Position) -> Vec<i16> {
 
 #[test]
 fn incremental_accumulator_matches_refresh_over_random_games() {
-    let net = random_net(7);
+    incremental_matches_refresh(random_net(7));
+}
+
+/// With king buckets a king move recomputes its side's accumulator (from
+/// the board kept in its frame) and the other side's updates as usual.
+#[test]
+fn king_bucket_accumulators_match_refresh_over_random_games() {
+    let layout = Layout::SHIPPED.with_kings(net::KING_BUCKETS).unwrap();
+    incremental_matches_refresh(Arc::new(FloatNet::random(layout, 8).quantise(300.0)));
+}
+
+fn incremental_matches_refresh(net: Arc<Network>) {
     let mut rng = SplitMix64::new(42);
     let (mut captures, mut king_moves, mut nulls) = (0, 0, 0);
     for game in 0..60u32 {
@@ -332,6 +346,80 @@ fn format_2_files_of_every_shape_round_trip() {
 }
 
 #[test]
+fn king_bucket_networks_round_trip_in_format_3() {
+    for hidden in [256, 512] {
+        let net = random_network_with_kings(hidden, 8, net::KING_BUCKETS, 5);
+        let bytes = net.to_bytes();
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+        assert_eq!(u32::from_le_bytes(bytes[44..48].try_into().unwrap()), 6);
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(
+            (back.hidden(), back.buckets(), back.kings()),
+            (hidden, 8, net::KING_BUCKETS)
+        );
+        assert_eq!(back.input_weights().len(), 6 * net::FEATURES * hidden);
+        assert_eq!(back.input_weights(), net.input_weights());
+        assert_eq!(back.to_bytes(), bytes);
+        assert!(net.to_v1_bytes().is_none());
+        // Another king bucket count is refused, with the reason.
+        let mut b = bytes.clone();
+        b[44..48].copy_from_slice(&4u32.to_le_bytes());
+        let e = Network::from_bytes(&b).err().unwrap();
+        assert!(matches!(e, NetError::Architecture { kings: 4, .. }), "{e}");
+        assert!(e.to_string().contains("king bucket"), "{e}");
+    }
+    // A network without king buckets is still written as format 2.
+    let plain = random_network(256, 8, 5).to_bytes();
+    assert_eq!(u32::from_le_bytes(plain[8..12].try_into().unwrap()), 2);
+}
+
+#[test]
+fn king_buckets_follow_the_palace_point_mirrored() {
+    use chuhe_core::board::{Piece, PieceKind, Square};
+    let sq = |s: &str| Square::from_index(Square::all().position(|q| q.to_string() == s).unwrap());
+    let view = |c, s| net::View::new(c, sq(s), net::KING_BUCKETS);
+    // Red: ranks 0-2 from Red's side, the d-file and the mirrored f-file alike.
+    let red: Vec<(usize, bool)> = ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]
+        .iter()
+        .map(|s| (view(Color::Red, s).bucket(), view(Color::Red, s).mirrored()))
+        .collect();
+    assert_eq!(
+        red,
+        [
+            (0, false),
+            (1, false),
+            (0, true),
+            (2, false),
+            (3, false),
+            (2, true),
+            (4, false),
+            (5, false),
+            (4, true)
+        ]
+    );
+    // Black sees its palace from its own side.
+    assert_eq!(view(Color::Black, "e9").bucket(), 1);
+    assert_eq!(view(Color::Black, "d7").bucket(), 4);
+    assert!(view(Color::Black, "f8").mirrored());
+    // Without king buckets: one block, no mirror.
+    assert_eq!(
+        net::View::new(Color::Red, sq("f2"), 1),
+        net::View::default()
+    );
+    // A mirrored view reads a piece on the mirrored square.
+    let rook = Piece::new(Color::Red, PieceKind::Rook);
+    let (d, f) = (view(Color::Red, "d0"), view(Color::Red, "f0"));
+    assert_eq!(
+        d.feature(Color::Red, rook, sq("a3")),
+        f.feature(Color::Red, rook, sq("i3"))
+    );
+    assert_ne!(
+        d.feature(Color::Red, rook, sq("a3")),
+        f.feature(Color::Red, rook, sq("a3"))
+    );
+}
+
+#[test]
 fn damaged_format_2_files_are_refused_with_a_reason() {
     let net = random_network(512, 8, 3);
     let bytes = net.to_bytes();
@@ -367,7 +455,7 @@ fn damaged_format_2_files_are_refused_with_a_reason() {
             "field at {at} = {v}"
         );
     }
-    assert_eq!(refused(&set_u32(8, 3)), NetError::Version(3));
+    assert_eq!(refused(&set_u32(8, 4)), NetError::Version(4));
     assert!(matches!(
         refused(&set_u32(28, 32)),
         NetError::Quantisation { .. }
@@ -390,11 +478,20 @@ fn damaged_format_2_files_are_refused_with_a_reason() {
     assert!(matches!(refused(&b), NetError::Architecture { .. }));
     // A shape no file can have is refused by the constructor too.
     assert!(matches!(
-        Network::new(256, 1, vec![0; 5], vec![0; 256], vec![0; 512], vec![0], 1),
+        Network::new(
+            256,
+            1,
+            1,
+            vec![0; 5],
+            vec![0; 256],
+            vec![0; 512],
+            vec![0],
+            1
+        ),
         Err(NetError::Shape { .. })
     ));
     assert!(matches!(
-        Network::new(384, 1, vec![], vec![], vec![], vec![0], 1),
+        Network::new(384, 1, 1, vec![], vec![], vec![], vec![0], 1),
         Err(NetError::Architecture { .. })
     ));
 }
@@ -433,6 +530,7 @@ fn bucket_probe(buckets: usize) -> Network {
     Network::new(
         256,
         buckets,
+        1,
         r.input_weights().to_vec(),
         r.input_bias().to_vec(),
         vec![0; buckets * 512],
@@ -478,11 +576,12 @@ fn the_evaluation_uses_the_bucket_of_the_piece_count() {
 /// this CPU has and the same network on the portable one, comparing at
 /// every step the incremental accumulators of both with refreshes of both,
 /// and the evaluations (every bucket's: 2, 17 and 32 pieces).
-fn check_shape(hidden: usize, buckets: usize) {
-    let best = Arc::new(random_network(
+fn check_shape(hidden: usize, buckets: usize, kings: usize) {
+    let best = Arc::new(random_network_with_kings(
         hidden,
         buckets,
-        hidden as u64 + buckets as u64,
+        kings,
+        hidden as u64 + buckets as u64 + kings as u64,
     ));
     assert_eq!(best.simd(), Simd::detect());
     let portable = Arc::new((*best).clone().with_simd(Simd::Portable).unwrap());
@@ -530,8 +629,11 @@ fn every_shape_updates_incrementally_and_avx2_matches_portable() {
     assert_eq!(Simd::detect() == Simd::Avx2, Simd::Avx2.available());
     for hidden in WIDTHS {
         for buckets in [1, 8] {
-            check_shape(hidden, buckets);
+            check_shape(hidden, buckets, 1);
         }
+    }
+    for hidden in [256, 1024] {
+        check_shape(hidden, 8, net::KING_BUCKETS);
     }
 }
 
@@ -612,16 +714,20 @@ fn every_layout_trains_and_exports_faithfully() {
         val_fraction: 0.0,
         ..Default::default()
     };
-    for (hidden, buckets, epochs, ratio) in [
-        (256, 1, 6, 0.7),
-        (256, 8, 3, 1.0),
-        (512, 1, 3, 1.0),
-        (512, 4, 3, 1.0),
-        (768, 2, 3, 1.0),
-        (1024, 1, 3, 1.0),
-        (1024, 16, 3, 1.0),
+    for (hidden, buckets, kings, epochs, ratio) in [
+        (256, 1, 1, 6, 0.7),
+        (256, 8, 1, 3, 1.0),
+        (512, 1, 1, 3, 1.0),
+        (512, 4, 1, 3, 1.0),
+        (768, 2, 1, 3, 1.0),
+        (1024, 1, 1, 3, 1.0),
+        (1024, 16, 1, 3, 1.0),
+        (256, 8, net::KING_BUCKETS, 3, 1.0),
     ] {
-        let layout = Layout::new(hidden, buckets).unwrap();
+        let layout = Layout::new(hidden, buckets)
+            .unwrap()
+            .with_kings(kings)
+            .unwrap();
         let mut t = Trainer::new(FloatNet::random(layout, 1));
         assert_eq!(t.net.p.len(), layout.params());
         let before = train::validation_loss(&t.net, &recs, &cfg);
@@ -636,6 +742,19 @@ fn every_layout_trains_and_exports_faithfully() {
     }
     assert!(Layout::new(384, 1).is_err() && Layout::new(256, 0).is_err());
     assert!(Layout::new(256, 17).is_err());
+    assert!(Layout::SHIPPED.with_kings(4).is_err());
+    // The records leave the kings' home points often enough that the
+    // king-bucket export above met other buckets than the first.
+    let moved = recs
+        .iter()
+        .take(50)
+        .filter(|r| {
+            let pos = r.to_position().unwrap();
+            let home = |c| pos.king(c).to_string() != if c == Color::Red { "e0" } else { "e9" };
+            home(Color::Red) || home(Color::Black)
+        })
+        .count();
+    assert!(moved >= 5, "{moved}");
 }
 
 #[test]
@@ -681,6 +800,17 @@ fn checkpoints_record_the_layout_and_refuse_another() {
         val_fraction: 0.0,
         ..Default::default()
     };
+    let kinged = Layout::SHIPPED.with_kings(net::KING_BUCKETS).unwrap();
+    let mut k = Trainer::new(FloatNet::random(kinged, 3));
+    k.epoch(&mut recs.clone(), &cfg);
+    let path = dir.join("k.ckpt");
+    k.save_checkpoint(&path).unwrap();
+    assert_eq!(Trainer::resume(&path, kinged).unwrap().net.p, k.net.p);
+    let e = Trainer::resume(&path, Layout::SHIPPED).err().unwrap();
+    assert!(
+        e.contains("6 king buckets") && e.contains("--king-buckets 6"),
+        "{e}"
+    );
     let layout = Layout::new(512, 8).unwrap();
     let mut t = Trainer::new(FloatNet::random(layout, 3));
     t.epoch(&mut recs.clone(), &cfg);
@@ -690,6 +820,16 @@ fn checkpoints_record_the_layout_and_refuse_another() {
     assert_eq!(back.layout(), layout);
     assert_eq!(back.epoch, 1);
     assert_eq!(back.net.p, t.net.p);
+    // A format-2 checkpoint (before king buckets): the same without the field.
+    let bytes = std::fs::read(&path).unwrap();
+    let mut v2 = b"CHUHECK2".to_vec();
+    v2.extend_from_slice(&bytes[8..24]);
+    v2.extend_from_slice(&bytes[32..]);
+    std::fs::write(dir.join("v2.ckpt"), &v2).unwrap();
+    assert_eq!(
+        Trainer::resume(&dir.join("v2.ckpt"), layout).unwrap().net.p,
+        t.net.p
+    );
     // Another layout is refused, naming both.
     let e = Trainer::resume(&path, Layout::SHIPPED).err().unwrap();
     assert!(
@@ -989,4 +1129,57 @@ fn fitted_scale_recovers_the_generating_scale() {
     assert_eq!(s.positions, 100_000);
     assert!((s.wdl[0] - 0.5).abs() < 0.02 && s.wdl[1] == 0.0, "{s:?}");
     assert!((s.fitted_scale - 150.0).abs() < 10.0, "{s:?}");
+}
+
+/// `chuhe train --validation FILE`: every DATA position trains and the
+/// validation loss is taken on the other file's positions (other games).
+#[test]
+fn training_validates_on_other_games_when_asked() {
+    let dir = std::env::temp_dir().join(format!("chuhe-trainval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (train_file, val_file, out) = (dir.join("t.bin"), dir.join("v.bin"), dir.join("n.nnue"));
+    for p in [&train_file, &val_file, &out] {
+        let _ = std::fs::remove_file(p);
+    }
+    let recs = sample_records(700, 11);
+    DataWriter::append(&train_file)
+        .unwrap()
+        .write(&recs[..600])
+        .unwrap();
+    DataWriter::append(&val_file)
+        .unwrap()
+        .write(&recs[600..])
+        .unwrap();
+    let run = |extra: &[&std::path::Path]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"));
+        cmd.args(["train", "--epochs", "1", "--batch", "64", "--threads", "1"])
+            .arg("--out")
+            .arg(&out)
+            .arg(&train_file);
+        for p in extra {
+            cmd.arg("--validation").arg(p);
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let log = run(&[&val_file]);
+    assert!(log.contains("train 600 positions, validation 100"), "{log}");
+    // Without it, 5% of the data is held back as before.
+    let log = run(&[]);
+    assert!(log.contains("train 570 positions, validation 30"), "{log}");
+    // A validation file with no positions is an error, not a silent split.
+    let empty = dir.join("e.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["train", "--epochs", "1", "--out"])
+        .arg(&out)
+        .arg(&train_file)
+        .arg("--validation")
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--validation"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -221,6 +221,10 @@ pub struct TrainArgs {
     /// Output buckets, chosen by the number of pieces on the board (1-16).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// Input buckets by the side's own king's palace square: 1 (none) or 6
+    /// (the f-file mirrored onto the d-file; trained with a shared block).
+    #[arg(long, default_value_t = 1)]
+    pub king_buckets: usize,
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// The starting learning rate.
@@ -252,6 +256,12 @@ pub struct TrainArgs {
     /// Fraction of the positions held back for validation.
     #[arg(long, default_value_t = 0.05)]
     pub val_fraction: f64,
+    /// Validation positions from these files instead of a share of the
+    /// training data (repeat for several): positions of other games, so
+    /// that the loss shows what the network learnt rather than what it
+    /// remembers of the games it trained on. Every DATA position trains.
+    #[arg(long, value_name = "FILE")]
+    pub validation: Vec<PathBuf>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Threads (default: every core).

@@ -272,7 +272,7 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
                 .into(),
         );
     }
-    let layout = train::Layout::new(a.hidden, a.buckets)?;
+    let layout = train::Layout::new(a.hidden, a.buckets)?.with_kings(a.king_buckets)?;
     let schedule = match a.lr_schedule.as_str() {
         "step" => train::LrSchedule::Step {
             every: a.lr_step,
@@ -328,8 +328,23 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
         summary.fitted_scale,
         a.scale
     );
-    train::run(trainer, records, &cfg, &a.out, &mut |l| eprintln!("{l}"))
-        .map_err(|e| e.to_string())?;
+    let validation = if a.validation.is_empty() {
+        None
+    } else {
+        let mut val = Vec::new();
+        for p in &a.validation {
+            crate::train::data::read_into(p, &mut val)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+        if val.is_empty() {
+            return Err("no positions in the --validation files".into());
+        }
+        Some(val)
+    };
+    train::run(trainer, records, validation, &cfg, &a.out, &mut |l| {
+        eprintln!("{l}")
+    })
+    .map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -12,7 +12,7 @@
 use super::data::Record;
 use super::TrainConfig;
 use chuhe_core::nnue::net::{
-    feature, output_bucket, Network, FEATURES, MAX_BUCKETS, QA, QB, WIDTHS,
+    output_bucket, views_of, Network, FEATURES, KING_BUCKETS, MAX_BUCKETS, QA, QB, WIDTHS,
 };
 use chuhe_core::nnue::simd::Kernel;
 use chuhe_core::rng::SplitMix64;
@@ -21,18 +21,22 @@ use chuhe_core::rng::SplitMix64;
 /// |w·QB| ≤ 127 so that the inference's i16 product cannot overflow.
 pub const WEIGHT_CLIP: f32 = 127.0 / QB as f32;
 
-/// The shape of a network: hidden units per perspective and output buckets.
+/// The shape of a network: hidden units per perspective, output buckets
+/// and king buckets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub hidden: usize,
     pub buckets: usize,
+    /// King buckets: 1 (none) or `KING_BUCKETS`.
+    pub kings: usize,
 }
 
 impl Layout {
-    /// The shipped networks' shape (chuhe-1, chuhe-2), the default.
+    /// The shape of chuhe-1 and chuhe-2, the default.
     pub const SHIPPED: Layout = Layout {
         hidden: 256,
         buckets: 1,
+        kings: 1,
     };
 
     /// A shape the engine runs, or why not.
@@ -45,13 +49,40 @@ impl Layout {
                 "{buckets} output buckets: the engine runs 1 to {MAX_BUCKETS}"
             ));
         }
-        Ok(Layout { hidden, buckets })
+        Ok(Layout {
+            hidden,
+            buckets,
+            kings: 1,
+        })
+    }
+
+    /// The same shape with `kings` king buckets (1 or `KING_BUCKETS`).
+    pub fn with_kings(self, kings: usize) -> Result<Layout, String> {
+        if ![1, KING_BUCKETS].contains(&kings) {
+            return Err(format!(
+                "{kings} king buckets: the engine runs 1 (none) or {KING_BUCKETS}"
+            ));
+        }
+        Ok(Layout { kings, ..self })
+    }
+
+    /// Rows of input weights the trainer keeps: one block of `FEATURES`
+    /// per king bucket and, with king buckets, one more block that every
+    /// bucket shares (a factoriser: every position trains it, so a bucket
+    /// seen in few positions still starts from what the others learnt;
+    /// the export adds it into each bucket's block).
+    pub fn input_rows(self) -> usize {
+        if self.kings > 1 {
+            (self.kings + 1) * FEATURES
+        } else {
+            FEATURES
+        }
     }
 
     /// Where the input biases start in the flat parameter vector (after
-    /// the input weights `[FEATURES][hidden]`).
+    /// the input weights `[input_rows][hidden]`).
     pub fn b1(self) -> usize {
-        FEATURES * self.hidden
+        self.input_rows() * self.hidden
     }
 
     /// Where the output weights `[buckets][2 * hidden]` start.
@@ -83,12 +114,17 @@ impl std::fmt::Display for Layout {
             self.hidden,
             self.buckets,
             if self.buckets == 1 { "" } else { "s" }
-        )
+        )?;
+        if self.kings > 1 {
+            write!(f, ", {} king buckets", self.kings)?;
+        }
+        Ok(())
     }
 }
 
 /// Float parameters in one flat vector, in the file format's order: input
-/// weights `[FEATURES][hidden]`, input biases, output weights
+/// weights `[input_rows][hidden]` (with king buckets the shared block
+/// last), input biases, output weights
 /// `[buckets][2 * hidden]` (side to move's half first), output biases.
 #[derive(Clone)]
 pub struct FloatNet {
@@ -104,8 +140,15 @@ impl FloatNet {
         let mut p = vec![0f32; layout.params()];
         let (b1, w2, b2) = (layout.b1(), layout.w2(), layout.b2());
         // About 32 active inputs per perspective: small input weights keep
-        // the accumulator inside the SCReLU's live range at the start.
-        for w in &mut p[..b1] {
+        // the accumulator inside the SCReLU's live range at the start. With
+        // king buckets the buckets' own blocks start at zero, so that each
+        // input's weight starts as the shared block's alone.
+        let own = if layout.kings > 1 {
+            layout.kings * FEATURES * layout.hidden
+        } else {
+            0
+        };
+        for w in &mut p[own..b1] {
             *w = uniform(0.1);
         }
         for w in &mut p[b1..w2] {
@@ -129,10 +172,22 @@ impl FloatNet {
         };
         let l = self.layout;
         let (b1, w2, b2) = (l.b1(), l.w2(), l.b2());
+        // With king buckets each bucket's block plus the shared one.
+        let block = FEATURES * l.hidden;
+        let input: Vec<i16> = if l.kings > 1 {
+            let shared = &self.p[l.kings * block..b1];
+            self.p[..l.kings * block]
+                .chunks_exact(block)
+                .flat_map(|own| own.iter().zip(shared).map(|(&a, &b)| q(a + b, QA)))
+                .collect()
+        } else {
+            self.p[..b1].iter().map(|&x| q(x, QA)).collect()
+        };
         Network::new(
             l.hidden,
             l.buckets,
-            self.p[..b1].iter().map(|&x| q(x, QA)).collect(),
+            l.kings,
+            input,
             self.p[b1..w2].iter().map(|&x| q(x, QA)).collect(),
             self.p[w2..b2]
                 .iter()
@@ -148,18 +203,34 @@ impl FloatNet {
     }
 }
 
-/// Features of both perspectives, side to move first; `mirror` flips the
-/// board left-right (xiangqi is symmetric, so this doubles the data).
-pub fn features(r: &Record, mirror: bool) -> ([[u16; 32]; 2], usize) {
-    let mut f = [[0u16; 32]; 2];
+/// The most input rows one perspective of a position touches: 32 pieces,
+/// each twice with king buckets (its bucket's row and the shared one).
+pub const MAX_ACTIVE: usize = 64;
+
+/// Input rows of both perspectives, side to move first, and how many each
+/// has; `mirror` flips the board left-right (xiangqi is symmetric, so this
+/// doubles the data).
+pub fn features(r: &Record, mirror: bool, layout: Layout) -> ([[u16; MAX_ACTIVE]; 2], usize) {
+    let mut f = [[0u16; MAX_ACTIVE]; 2];
     let persp = [r.side, r.side.flip()];
+    let board: arrayvec::ArrayVec<_, 32> = r
+        .pieces()
+        .map(|(sq, p)| (if mirror { sq.flip_file() } else { sq }, p))
+        .collect();
+    let views = views_of(&board, layout.kings);
+    let shared = layout.kings * FEATURES;
     let mut n = 0;
-    for (sq, p) in r.pieces() {
-        let sq = if mirror { sq.flip_file() } else { sq };
+    for &(sq, p) in &board {
         for (k, &c) in persp.iter().enumerate() {
-            f[k][n] = feature(c, p, sq) as u16;
+            let v = views[c.index()];
+            f[k][n] = v.feature(c, p, sq) as u16;
+            if layout.kings > 1 {
+                // The shared block reads the board as the bucket does.
+                let base = v.feature(c, p, sq) - v.bucket() * FEATURES;
+                f[k][n + 1] = (shared + base) as u16;
+            }
         }
-        n += 1;
+        n += if layout.kings > 1 { 2 } else { 1 };
     }
     (f, n)
 }
@@ -202,7 +273,7 @@ pub fn forward(net: &FloatNet, r: &Record) -> f32 {
         type Output = f32;
         #[inline(always)]
         fn run<const H: usize, const AVX2: bool>(self) -> f32 {
-            let (feats, n) = features(self.1, false);
+            let (feats, n) = features(self.1, false, self.0.layout);
             let mut acc = [[0f32; H]; 2];
             forward_at::<H>(self.0, &feats, n, self.1.count as usize, &mut acc)
         }
@@ -238,7 +309,7 @@ impl Kernel for Pass<'_> {
             let mirror = mirror_seed.is_some_and(|s| {
                 (s.wrapping_add(i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63) == 1
             });
-            let (feats, n) = features(r, mirror);
+            let (feats, n) = features(r, mirror, l);
             let pieces = r.count as usize;
             let out = forward_at::<H>(net, &feats, n, pieces, &mut acc);
             let pred = sigmoid(out);
@@ -288,7 +359,7 @@ fn add_row<const H: usize>(row: &mut [f32], d: &[f32; H]) {
 #[inline(always)]
 fn forward_at<const H: usize>(
     net: &FloatNet,
-    feats: &[[u16; 32]; 2],
+    feats: &[[u16; MAX_ACTIVE]; 2],
     n: usize,
     pieces: usize,
     acc: &mut [[f32; H]; 2],

@@ -116,11 +116,14 @@ pub struct Trainer {
     pub epoch: usize,
 }
 
-/// Checkpoint files: magic, then (format 2) hidden, buckets, parameter
-/// count, AdamW step, epoch (u64 each), then the parameters and AdamW's two
-/// moments (f32 each). Format 1 (`CHECKPOINT_MAGIC_V1`, before output
-/// buckets and other widths) lacks hidden and buckets: 256 and 1.
-const CHECKPOINT_MAGIC: &[u8; 8] = b"CHUHECK2";
+/// Checkpoint files: magic, then (format 3) hidden, buckets, king buckets,
+/// parameter count, AdamW step, epoch (u64 each), then the parameters and
+/// AdamW's two moments (f32 each). Format 2 (`CHECKPOINT_MAGIC_V2`, before
+/// king buckets) lacks the king buckets: 1. Format 1 (`CHECKPOINT_MAGIC_V1`,
+/// before output buckets and other widths) lacks hidden and buckets too:
+/// 256 and 1.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"CHUHECK3";
+const CHECKPOINT_MAGIC_V2: &[u8; 8] = b"CHUHECK2";
 const CHECKPOINT_MAGIC_V1: &[u8; 8] = b"CHUHECK1";
 
 impl Trainer {
@@ -226,6 +229,7 @@ impl Trainer {
         for v in [
             l.hidden as u64,
             l.buckets as u64,
+            l.kings as u64,
             l.params() as u64,
             self.step,
             self.epoch as u64,
@@ -245,14 +249,17 @@ impl Trainer {
         let held = t.layout();
         if held != layout {
             return Err(format!(
-                "{}: the checkpoint holds a network of {held} (--hidden {} --buckets {}), \
-                 this run asks for {layout} (--hidden {} --buckets {}); resume with the \
-                 checkpoint's --hidden and --buckets, or start without --resume",
+                "{}: the checkpoint holds a network of {held} (--hidden {} --buckets {} \
+                 --king-buckets {}), this run asks for {layout} (--hidden {} --buckets {} \
+                 --king-buckets {}); resume with the checkpoint's shape, or start without \
+                 --resume",
                 path.display(),
                 held.hidden,
                 held.buckets,
+                held.kings,
                 layout.hidden,
-                layout.buckets
+                layout.buckets,
+                layout.kings,
             ));
         }
         Ok(t)
@@ -263,15 +270,23 @@ impl Trainer {
         let bad = |why: String| format!("{}: not a usable checkpoint: {why}", path.display());
         let u = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
         let (layout, header) = match b.get(..8) {
-            Some(m) if m == CHECKPOINT_MAGIC && b.len() >= 48 => {
-                let layout = Layout::new(u(8) as usize, u(16) as usize).map_err(bad)?;
-                if u(24) as usize != layout.params() {
+            Some(m) if (m == CHECKPOINT_MAGIC && b.len() >= 56) || m == CHECKPOINT_MAGIC_V2 => {
+                let v3 = m == CHECKPOINT_MAGIC;
+                if b.len() < 48 {
+                    return Err(bad(format!("{} bytes, too short", b.len())));
+                }
+                let kings = if v3 { u(24) as usize } else { 1 };
+                let layout = Layout::new(u(8) as usize, u(16) as usize)
+                    .and_then(|l| l.with_kings(kings))
+                    .map_err(bad)?;
+                let at = if v3 { 32 } else { 24 };
+                if u(at) as usize != layout.params() {
                     return Err(bad(format!(
                         "{} parameters for a network of {layout}",
-                        u(24)
+                        u(at)
                     )));
                 }
-                (layout, 32)
+                (layout, at + 8)
             }
             Some(m) if m == CHECKPOINT_MAGIC_V1 && b.len() >= 32 => {
                 let layout = Layout::SHIPPED;
@@ -334,14 +349,20 @@ pub fn split(mut records: Vec<Record>, cfg: &TrainConfig) -> (Vec<Record>, Vec<R
 }
 
 /// The whole run: epochs with per-epoch reports, checkpoints, the export.
+/// The validation positions are `validation` if given (other games: all of
+/// `records` then trains), else a `cfg.val_fraction` share of `records`.
 pub fn run(
     mut trainer: Trainer,
     records: Vec<Record>,
+    validation: Option<Vec<Record>>,
     cfg: &TrainConfig,
     out: &Path,
     log: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
-    let (mut train, val) = split(records, cfg);
+    let (mut train, val) = match validation {
+        Some(val) => (records, val),
+        None => split(records, cfg),
+    };
     log(&format!(
         "train {} positions, validation {}, network {}, epochs {}..{}, {:?} arithmetic",
         train.len(),
@@ -469,6 +490,16 @@ pub fn float_eval(net: &FloatNet, r: &Record, scale: f32) -> f32 {
 /// network's size (for tests and benchmarks: every feature matters, so any
 /// slip in the arithmetic shows).
 pub fn random_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    random_network_with_kings(hidden, buckets, 1, seed)
+}
+
+/// `random_network` with `kings` king buckets.
+pub fn random_network_with_kings(
+    hidden: usize,
+    buckets: usize,
+    kings: usize,
+    seed: u64,
+) -> Network {
     let mut rng = SplitMix64::new(seed);
     let mut draw = |n: usize, lo: i64, hi: i64| -> Vec<i64> {
         (0..n)
@@ -479,7 +510,8 @@ pub fn random_network(hidden: usize, buckets: usize, seed: u64) -> Network {
     Network::new(
         hidden,
         buckets,
-        to16(draw(FEATURES * hidden, -40, 40)),
+        kings,
+        to16(draw(kings * FEATURES * hidden, -40, 40)),
         to16(draw(hidden, -20, 80)),
         to16(draw(buckets * 2 * hidden, -127, 127)),
         draw(buckets, -5000, 5000)

@@ -10,7 +10,10 @@
 //! material and piece-square sums (`psqt`). Network updates are lazy: a
 //! pushed frame only records its changes, and the accumulator is computed
 //! when the position is evaluated, from the nearest computed ancestor, so
-//! nodes cut before evaluating cost no update.
+//! nodes cut before evaluating cost no update. With king buckets, a king
+//! move changes how its side reads the whole board: that frame also keeps
+//! the pieces after the move, and that side's accumulator is computed
+//! afresh from them when the frame is caught up.
 
 mod hce;
 pub mod psqt;
@@ -18,10 +21,11 @@ mod trace;
 
 pub use trace::{trace, EvalTrace};
 
-use crate::board::{Move, Position};
+use crate::board::{Move, Piece, PieceKind, Position, Square};
 use crate::nnue::aligned::AlignedI16;
-use crate::nnue::net::{Accumulator, Changes, Network};
+use crate::nnue::net::{views_of, Accumulator, Changes, Network, View};
 use crate::nnue::simd::Kernel;
+use arrayvec::ArrayVec;
 use std::sync::Arc;
 
 /// Evaluations stay well inside this bound, far from mate and rule-win scores.
@@ -58,6 +62,11 @@ pub struct Evaluator {
     /// The frames' accumulators, `2 * hidden` values each, one after the
     /// other (each starts a cache line: the widths are multiples of 256).
     accs: AlignedI16,
+    /// The pieces after a frame's king move, by frame (written only then,
+    /// and only for a network with king buckets).
+    boards: Vec<ArrayVec<(Square, Piece), 90>>,
+    /// The network's king buckets (1: none).
+    kings: usize,
     /// The hand-crafted evaluation's sums, one per ply (without a network).
     sums: Vec<psqt::Packed>,
     top: usize,
@@ -67,10 +76,13 @@ impl Evaluator {
     /// An evaluator with the network (None: the hand-crafted evaluation),
     /// set up for `pos`.
     pub fn new(net: Option<Arc<Network>>, pos: &Position) -> Evaluator {
+        let kings = net.as_ref().map_or(1, |n| n.kings());
         let mut e = Evaluator {
             net,
             frames: Vec::new(),
             accs: AlignedI16::default(),
+            boards: Vec::new(),
+            kings,
             sums: Vec::new(),
             top: 0,
         };
@@ -92,19 +104,28 @@ impl Evaluator {
         };
         if self.frames.is_empty() {
             self.frames.push(Frame::default());
+            self.boards.push(ArrayVec::new());
             self.accs.resize(2 * net.hidden());
         }
         net.refresh(pieces_of(pos), &mut self.accs[..]);
+        let board: ArrayVec<(Square, Piece), 90> = pieces_of(pos).collect();
+        self.frames[0].changes.views = views_of(&board, self.kings);
         self.frames[0].computed = true;
         self.frames[0].pieces = piece_count(pos) as u8;
     }
 
-    fn push_frame(&mut self, changes: Changes) {
+    /// Pushes a frame with `changes`, whose views are the parent's unless
+    /// a king move set them.
+    fn push_frame(&mut self, mut changes: Changes) {
         // A capture removes two pieces' features and adds one.
         let pieces = self.frames[self.top].pieces - (changes.removed.len() == 2) as u8;
+        if self.kings > 1 && changes.refresh.is_none() {
+            changes.views = self.frames[self.top].changes.views;
+        }
         self.top += 1;
         if self.frames.len() <= self.top {
             self.frames.push(Frame::default());
+            self.boards.push(ArrayVec::new());
             let stride = self.net.as_ref().map_or(0, |n| 2 * n.hidden());
             self.accs.resize(stride * (self.top + 1));
         }
@@ -129,7 +150,35 @@ impl Evaluator {
         if let Some(cap) = pos.piece_at(mv.to()) {
             c.removed.push((mv.to(), cap));
         }
+        if self.kings > 1 {
+            if let Some(p) = pos
+                .piece_at(mv.from())
+                .filter(|p| p.kind() == PieceKind::King)
+            {
+                self.push_king_move(pos, mv, p, c);
+                return;
+            }
+        }
         self.push_frame(c);
+    }
+
+    /// A king move with king buckets: its side's view changes, and the
+    /// frame keeps the pieces after the move to compute that side afresh.
+    #[cold]
+    fn push_king_move(&mut self, pos: &Position, mv: Move, king: Piece, mut c: Changes) {
+        let side = king.color();
+        let mut views = self.frames[self.top].changes.views;
+        let view = View::new(side, mv.to(), self.kings);
+        if view != views[side.index()] {
+            views[side.index()] = view;
+            c.refresh = Some(side);
+        }
+        c.views = views;
+        self.push_frame(c);
+        let board = &mut self.boards[self.top];
+        board.clear();
+        board.extend(pieces_of(pos).filter(|&(sq, _)| sq != mv.from() && sq != mv.to()));
+        board.push((mv.to(), king));
     }
 
     fn push_sum(&mut self, sum: psqt::Packed) {
@@ -174,6 +223,7 @@ impl Evaluator {
         net.run(CatchUp {
             net,
             frames: &mut self.frames[k..=self.top],
+            boards: &self.boards[k..=self.top],
             accs: &mut self.accs[k * 2 * net.hidden()..],
             stm: pos.side_to_move(),
         })
@@ -196,6 +246,8 @@ impl Evaluator {
 struct CatchUp<'a> {
     net: &'a Network,
     frames: &'a mut [Frame],
+    /// The frames' boards (kept for king moves), from the first frame's on.
+    boards: &'a [ArrayVec<(Square, Piece), 90>],
     /// The frames' accumulators, from the first frame's on.
     accs: &'a mut [i16],
     stm: crate::board::Color,
@@ -210,7 +262,7 @@ impl Kernel for CatchUp<'_> {
             let (done, rest) = self.accs.split_at_mut(j * stride);
             let f = &mut self.frames[j];
             self.net
-                .update_at::<H>(&done[(j - 1) * stride..], rest, &f.changes);
+                .update_at::<H>(&done[(j - 1) * stride..], rest, &f.changes, &self.boards[j]);
             f.computed = true;
         }
         let j = self.frames.len() - 1;

@@ -4,8 +4,10 @@
 //! Architecture: `FEATURES` sparse inputs per perspective (a piece of a
 //! colour relative to the perspective, of one of 7 kinds, on one of 90
 //! squares, Black's view rank-mirrored so one weight set serves both sides),
-//! an accumulator of `hidden` i16 units per perspective (256, 512, 768 or
-//! 1024: `WIDTHS`), squared clipped ReLU (SCReLU) on both, and one output
+//! optionally one such set per king bucket (`kings`: 1, or `KING_BUCKETS`
+//! by the perspective's own king's palace square, `View`), an accumulator
+//! of `hidden` i16 units per perspective (256, 512, 768 or 1024: `WIDTHS`),
+//! squared clipped ReLU (SCReLU) on both, and one output
 //! from the concatenation (side to move first) through one of `buckets`
 //! output layers (1 to `MAX_BUCKETS`), chosen by the number of pieces on the
 //! board (`output_bucket`).
@@ -20,7 +22,8 @@
 //! feature test. The search's `Evaluator` runs its whole lazy catch-up and
 //! the output as one kernel. Both paths compute exactly the same integers.
 //!
-//! File format (all little-endian), version 2, the one written:
+//! File format (all little-endian), version 2 (written for networks
+//! without king buckets, so that older builds read them):
 //! - header, 48 bytes: magic `CHUHENN\0`, format version (u32, 2), feature
 //!   count (u32), hidden size (u32), activation (u32, 1 = SCReLU), QA (u32),
 //!   QB (u32), eval scale (u32, centipawns per unit of network output),
@@ -30,6 +33,10 @@
 //!   `[hidden]`, output weights i16 `[buckets][2 * hidden]` (per bucket the
 //!   side to move's half first), output biases i32 `[buckets]`;
 //! - FNV-1a 64 checksum (u64) of the header and payload.
+//!
+//! Version 3, written for networks with king buckets: a 52-byte header,
+//! version 2's with the king bucket count (u32, `KING_BUCKETS`) before the
+//! payload length; the input weights are `[kings][FEATURES][hidden]`.
 //!
 //! Version 1 (chuhe-1, chuhe-2) is read too: a 40-byte header without the
 //! two bucket fields (payload length at byte 36), hidden size 256, one
@@ -43,24 +50,29 @@ use arrayvec::ArrayVec;
 use std::fmt;
 
 pub const FEATURES: usize = 2 * 7 * 90;
+/// King buckets of a network that has them: the perspective's king on one
+/// of the palace's nine points, the f-file mirrored onto the d-file.
+pub const KING_BUCKETS: usize = 6;
 /// The hidden widths this build runs.
 pub const WIDTHS: [usize; 4] = [256, 512, 768, 1024];
 pub const MAX_HIDDEN: usize = 1024;
 pub const MAX_BUCKETS: usize = 16;
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
-/// The format version `to_bytes` writes; `from_bytes` also reads 1.
-pub const FORMAT_VERSION: u32 = 2;
+/// The newest format version (`to_bytes` writes it for networks with king
+/// buckets, 2 for the others); `from_bytes` reads 1 to 3.
+pub const FORMAT_VERSION: u32 = 3;
 pub const ACTIVATION_SCRELU: u32 = 1;
 /// Bucket scheme 1: `output_bucket` (piece count split evenly).
 pub const BUCKETS_BY_PIECES: u32 = 1;
 const MAGIC: &[u8; 8] = b"CHUHENN\0";
 const HEADER_LEN_V1: usize = 40;
 const HEADER_LEN_V2: usize = 48;
+const HEADER_LEN_V3: usize = 52;
 
 /// The payload's size for a shape.
-const fn payload_len(hidden: usize, buckets: usize) -> usize {
-    (FEATURES * hidden + hidden + buckets * 2 * hidden) * 2 + 4 * buckets
+const fn payload_len(hidden: usize, buckets: usize, kings: usize) -> usize {
+    (kings * FEATURES * hidden + hidden + buckets * 2 * hidden) * 2 + 4 * buckets
 }
 
 /// The input feature of `piece` on `sq` seen from `persp`'s side.
@@ -71,6 +83,75 @@ pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
         Color::Black => (piece.color().flip().index(), sq.flip_rank().index()),
     };
     (rel_color * 7 + piece.kind().index()) * 90 + rel_sq
+}
+
+/// How one perspective reads the board in a network with king buckets:
+/// the block of input weights of its king's bucket, and whether the board
+/// is mirrored left-right (its king on the f-file; xiangqi is symmetric, so
+/// the d-file's weights serve). Without king buckets, the one block and
+/// no mirror.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// The first feature of the bucket's block (bucket × `FEATURES`).
+    offset: u16,
+    mirror: bool,
+}
+
+impl View {
+    /// `persp`'s view with its own king on `king`, in a network of `kings`
+    /// king buckets (1 or `KING_BUCKETS`). The buckets: the palace's
+    /// ranks 0-2 (from `persp`'s side) times the d- and e-files, the
+    /// f-file mirrored onto the d-file. A king outside the palace (only in
+    /// a position set up by hand) takes the nearest palace point's bucket.
+    #[inline]
+    pub fn new(persp: Color, king: Square, kings: usize) -> View {
+        if kings == 1 {
+            return View::default();
+        }
+        let rel = match persp {
+            Color::Red => king,
+            Color::Black => king.flip_rank(),
+        };
+        let (file, rank) = (rel.index() % 9, rel.index() / 9);
+        let mirror = file > 4;
+        let file = if mirror { 8 - file } else { file }.clamp(3, 4) - 3;
+        let bucket = rank.min(2) * 2 + file;
+        View {
+            offset: (bucket * FEATURES) as u16,
+            mirror,
+        }
+    }
+
+    /// The king bucket (0..`KING_BUCKETS`, 0 without buckets).
+    pub fn bucket(self) -> usize {
+        self.offset as usize / FEATURES
+    }
+
+    pub fn mirrored(self) -> bool {
+        self.mirror
+    }
+
+    /// The input feature of `piece` on `sq` for `persp` seeing the board
+    /// this way.
+    #[inline]
+    pub fn feature(self, persp: Color, piece: Piece, sq: Square) -> usize {
+        let sq = if self.mirror { sq.flip_file() } else { sq };
+        self.offset as usize + feature(persp, piece, sq)
+    }
+}
+
+/// Both perspectives' views (Red's, Black's) of a board of `pieces` in a
+/// network of `kings` king buckets.
+pub fn views_of(pieces: &[(Square, Piece)], kings: usize) -> [View; 2] {
+    let mut views = [View::default(); 2];
+    if kings > 1 {
+        for &(sq, p) in pieces {
+            if p.kind() == crate::board::PieceKind::King {
+                views[p.color().index()] = View::new(p.color(), sq, kings);
+            }
+        }
+    }
+    views
 }
 
 /// The output bucket for a position with `pieces` pieces on the board (both
@@ -99,6 +180,7 @@ pub enum NetError {
         activation: u32,
         buckets: u32,
         scheme: u32,
+        kings: u32,
     },
     Quantisation {
         qa: u32,
@@ -134,12 +216,14 @@ impl fmt::Display for NetError {
                 activation,
                 buckets,
                 scheme,
+                kings,
             } => write!(
                 f,
                 "network architecture {features}x{hidden} (activation {activation}), \
-                 {buckets} output bucket(s) (scheme {scheme}); this build runs {FEATURES} \
-                 inputs, hidden {WIDTHS:?}, activation {ACTIVATION_SCRELU}, 1-{MAX_BUCKETS} \
-                 buckets by scheme {BUCKETS_BY_PIECES} (format 1: hidden 256, one output)"
+                 {buckets} output bucket(s) (scheme {scheme}), {kings} king bucket(s); this \
+                 build runs {FEATURES} inputs, hidden {WIDTHS:?}, activation \
+                 {ACTIVATION_SCRELU}, 1-{MAX_BUCKETS} buckets by scheme {BUCKETS_BY_PIECES}, \
+                 1 or {KING_BUCKETS} king buckets (format 1: hidden 256, one output)"
             ),
             NetError::Quantisation { qa, qb } => write!(
                 f,
@@ -172,7 +256,10 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 pub struct Network {
     hidden: usize,
     buckets: usize,
-    /// `[FEATURES][hidden]`, row per feature, each starting a cache line.
+    /// King buckets: 1 (none) or `KING_BUCKETS`.
+    kings: usize,
+    /// `[kings][FEATURES][hidden]`, row per feature, each starting a cache
+    /// line.
     input_weights: AlignedI16,
     input_bias: Vec<i16>,
     /// `[buckets][2 * hidden]`, per bucket the side-to-move half first.
@@ -188,7 +275,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({FEATURES}x{}x{} buckets, scale {}, {:?}, checksum {:016x})",
+            "Network({}x{FEATURES}x{}x{} buckets, scale {}, {:?}, checksum {:016x})",
+            self.kings,
             self.hidden,
             self.buckets,
             self.scale,
@@ -201,26 +289,36 @@ impl fmt::Debug for Network {
 impl Network {
     /// A network from its weights (shapes as in the file format), running
     /// on the best arithmetic this CPU has.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         hidden: usize,
         buckets: usize,
+        kings: usize,
         input_weights: Vec<i16>,
         input_bias: Vec<i16>,
         output_weights: Vec<i16>,
         output_bias: Vec<i32>,
         scale: i32,
     ) -> Result<Network, NetError> {
-        if !WIDTHS.contains(&hidden) || !(1..=MAX_BUCKETS).contains(&buckets) {
+        if !WIDTHS.contains(&hidden)
+            || !(1..=MAX_BUCKETS).contains(&buckets)
+            || ![1, KING_BUCKETS].contains(&kings)
+        {
             return Err(NetError::Architecture {
                 features: FEATURES as u32,
                 hidden: hidden as u32,
                 activation: ACTIVATION_SCRELU,
                 buckets: buckets as u32,
                 scheme: BUCKETS_BY_PIECES,
+                kings: kings as u32,
             });
         }
         for (what, len, expected) in [
-            ("input weights", input_weights.len(), FEATURES * hidden),
+            (
+                "input weights",
+                input_weights.len(),
+                kings * FEATURES * hidden,
+            ),
             ("input biases", input_bias.len(), hidden),
             ("output weights", output_weights.len(), buckets * 2 * hidden),
             ("output biases", output_bias.len(), buckets),
@@ -236,6 +334,7 @@ impl Network {
         Ok(Network {
             hidden,
             buckets,
+            kings,
             input_weights: AlignedI16::from(&input_weights[..]),
             input_bias,
             output_weights,
@@ -251,6 +350,11 @@ impl Network {
 
     pub fn buckets(&self) -> usize {
         self.buckets
+    }
+
+    /// King buckets: 1 (none) or `KING_BUCKETS`.
+    pub fn kings(&self) -> usize {
+        self.kings
     }
 
     pub fn scale(&self) -> i32 {
@@ -302,6 +406,7 @@ impl Network {
         let header_len = match version {
             1 => HEADER_LEN_V1,
             2 => HEADER_LEN_V2,
+            3 => HEADER_LEN_V3,
             v => return Err(NetError::Version(v)),
         };
         if bytes.len() < header_len {
@@ -315,12 +420,14 @@ impl Network {
             1 => (1, BUCKETS_BY_PIECES),
             _ => (u32_at(36), u32_at(40)),
         };
+        let kings = if version >= 3 { u32_at(44) } else { 1 };
         if features as usize != FEATURES
             || !WIDTHS.contains(&(hidden as usize))
             || (version == 1 && hidden != 256)
             || activation != ACTIVATION_SCRELU
             || !(1..=MAX_BUCKETS as u32).contains(&buckets)
             || scheme != BUCKETS_BY_PIECES
+            || ![1, KING_BUCKETS as u32].contains(&kings)
         {
             return Err(NetError::Architecture {
                 features,
@@ -328,15 +435,16 @@ impl Network {
                 activation,
                 buckets,
                 scheme,
+                kings,
             });
         }
-        let (hidden, buckets) = (hidden as usize, buckets as usize);
+        let (hidden, buckets, kings) = (hidden as usize, buckets as usize, kings as usize);
         let (qa, qb) = (u32_at(24), u32_at(28));
         if qa as i32 != QA || qb as i32 != QB {
             return Err(NetError::Quantisation { qa, qb });
         }
         let scale = u32_at(32) as i32;
-        let payload = payload_len(hidden, buckets);
+        let payload = payload_len(hidden, buckets, kings);
         let expected = header_len + payload + 8;
         if bytes.len() != expected || u32_at(header_len - 4) as usize != payload {
             return Err(NetError::Truncated {
@@ -355,7 +463,7 @@ impl Network {
             at += size * n;
             chunk.chunks_exact(size)
         };
-        let input_weights = take(FEATURES * hidden, 2).map(i16_le).collect();
+        let input_weights = take(kings * FEATURES * hidden, 2).map(i16_le).collect();
         let input_bias = take(hidden, 2).map(i16_le).collect();
         let output_weights = take(buckets * 2 * hidden, 2).map(i16_le).collect();
         let output_bias = take(buckets, 4)
@@ -364,6 +472,7 @@ impl Network {
         Network::new(
             hidden,
             buckets,
+            kings,
             input_weights,
             input_bias,
             output_weights,
@@ -378,20 +487,20 @@ impl Network {
         Network::from_bytes(&bytes)
     }
 
-    /// The file, format version 2.
+    /// The file: format version 3 with king buckets, 2 without.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.write(FORMAT_VERSION)
+        self.write(if self.kings > 1 { 3 } else { 2 })
     }
 
     /// The file in format version 1, which only holds 256 hidden units and
     /// one output: None for any other shape.
     pub fn to_v1_bytes(&self) -> Option<Vec<u8>> {
-        (self.hidden == 256 && self.buckets == 1).then(|| self.write(1))
+        (self.hidden == 256 && self.buckets == 1 && self.kings == 1).then(|| self.write(1))
     }
 
     fn write(&self, version: u32) -> Vec<u8> {
-        let payload = payload_len(self.hidden, self.buckets);
-        let mut b = Vec::with_capacity(HEADER_LEN_V2 + payload + 8);
+        let payload = payload_len(self.hidden, self.buckets, self.kings);
+        let mut b = Vec::with_capacity(HEADER_LEN_V3 + payload + 8);
         b.extend_from_slice(MAGIC);
         let mut header = vec![
             version,
@@ -404,6 +513,9 @@ impl Network {
         ];
         if version >= 2 {
             header.extend([self.buckets as u32, BUCKETS_BY_PIECES]);
+        }
+        if version >= 3 {
+            header.push(self.kings as u32);
         }
         header.push(payload as u32);
         for v in header {
@@ -433,32 +545,9 @@ impl Network {
         pieces: impl Iterator<Item = (Square, Piece)>,
         acc: &mut A,
     ) {
-        let acc = acc.as_mut();
-        // Features gathered in batches (a legal position has at most 32
-        // pieces, so one batch), each batch one call of the kernel.
-        let mut batch = ArrayVec::<[u16; 2], 32>::new();
-        let mut first = true;
-        for (sq, p) in pieces {
-            batch.push([Color::Red, Color::Black].map(|c| feature(c, p, sq) as u16));
-            if batch.is_full() {
-                self.run(Refresh(self, acc, &batch, first));
-                batch.clear();
-                first = false;
-            }
-        }
-        if first || !batch.is_empty() {
-            self.run(Refresh(self, acc, &batch, first));
-        }
-    }
-
-    /// `dst` = `src` with the changes of one move applied.
-    #[inline]
-    pub fn update<S, D>(&self, src: &S, dst: &mut D, changes: &Changes)
-    where
-        S: AsRef<[i16]> + ?Sized,
-        D: AsMut<[i16]> + ?Sized,
-    {
-        self.run(Update(self, src.as_ref(), dst.as_mut(), changes))
+        let board: ArrayVec<(Square, Piece), 90> = pieces.collect();
+        let views = views_of(&board, self.kings);
+        self.run(Refresh(self, acc.as_mut(), &board, views, [true; 2]));
     }
 
     /// The output bucket for `pieces` pieces on the board.
@@ -481,15 +570,24 @@ impl Network {
         self.simd.run(self.hidden, kernel)
     }
 
-    /// `update` for kernels: at width `H`, compiled into the caller.
+    /// The accumulators after one move, for kernels (at width `H`,
+    /// compiled into the caller): `dst` = `src` with `changes` applied, or,
+    /// for the perspective whose king moved (`changes.refresh`), computed
+    /// afresh from `board`, the pieces after the move.
     #[inline(always)]
     pub(crate) fn update_at<const H: usize>(
         &self,
         src: &[i16],
         dst: &mut [i16],
         changes: &Changes,
+        board: &[(Square, Piece)],
     ) {
-        kernels::update::<H>(self, src, dst, changes)
+        kernels::update::<H>(self, src, dst, changes);
+        if let Some(c) = changes.refresh {
+            let mut only = [false; 2];
+            only[c.index()] = true;
+            kernels::refresh::<H>(self, dst, board, changes.views, only);
+        }
     }
 
     /// `evaluate` for kernels: at width `H`, compiled into the caller.
@@ -532,23 +630,19 @@ pub fn screlu_dot<const H: usize>(x: &[i16; H], w: &[i16; H], simd: Simd) -> i64
 
 // The kernels: each a call of the generic arithmetic in `kernels`.
 
-struct Refresh<'a>(&'a Network, &'a mut [i16], &'a [[u16; 2]], bool);
+struct Refresh<'a>(
+    &'a Network,
+    &'a mut [i16],
+    &'a [(Square, Piece)],
+    [View; 2],
+    [bool; 2],
+);
 
 impl Kernel for Refresh<'_> {
     type Output = ();
     #[inline(always)]
     fn run<const H: usize, const AVX2: bool>(self) {
-        kernels::refresh::<H>(self.0, self.1, self.2, self.3)
-    }
-}
-
-struct Update<'a>(&'a Network, &'a [i16], &'a mut [i16], &'a Changes);
-
-impl Kernel for Update<'_> {
-    type Output = ();
-    #[inline(always)]
-    fn run<const H: usize, const AVX2: bool>(self) {
-        self.0.update_at::<H>(self.1, self.2, self.3)
+        kernels::refresh::<H>(self.0, self.1, self.2, self.3, self.4)
     }
 }
 
@@ -583,7 +677,7 @@ impl<const N: usize> Kernel for Dot<'_, N> {
 /// entry point allows (wrapping, as the integer SIMD instructions do; a
 /// trained network stays far from the i16 range).
 mod kernels {
-    use super::{feature, Changes, Color, Network, QA};
+    use super::{feature, Changes, Color, Network, Piece, Square, View, QA};
 
     /// Red's and Black's accumulators in `acc`.
     #[inline(always)]
@@ -598,25 +692,32 @@ mod kernels {
         [a.try_into().unwrap(), (&mut b[..H]).try_into().unwrap()]
     }
 
-    /// Adds the rows of `feats` (the bias too when `first`), 64 units at a
-    /// time: the running sums of a block stay in vector registers while
-    /// the rows stream past, and each unit is stored once.
+    /// The perspectives marked in `which` computed from scratch: the bias
+    /// plus the rows of `board`'s features seen through `views`, 64 units
+    /// at a time: the running sums of a block stay in vector registers
+    /// while the rows stream past, and each unit is stored once.
     #[inline(always)]
     pub fn refresh<const H: usize>(
         net: &Network,
         acc: &mut [i16],
-        feats: &[[u16; 2]],
-        first: bool,
+        board: &[(Square, Piece)],
+        views: [View; 2],
+        which: [bool; 2],
     ) {
         const BLOCK: usize = 64;
         for (c, d) in halves_mut::<H>(acc).into_iter().enumerate() {
+            if !which[c] {
+                continue;
+            }
+            let persp = Color::ALL[c];
+            let feats: arrayvec::ArrayVec<usize, 90> = board
+                .iter()
+                .map(|&(sq, p)| views[c].feature(persp, p, sq))
+                .collect();
             for k in (0..H / BLOCK).map(|b| b * BLOCK) {
-                let start: &[i16] = if first { &net.input_bias[k..] } else { &d[k..] };
-                let mut sums: [i16; BLOCK] = start[..BLOCK].try_into().unwrap();
-                for f in feats {
-                    let row: &[i16; BLOCK] = net.row::<H>(f[c] as usize)[k..k + BLOCK]
-                        .try_into()
-                        .unwrap();
+                let mut sums: [i16; BLOCK] = net.input_bias[k..k + BLOCK].try_into().unwrap();
+                for &f in &feats {
+                    let row: &[i16; BLOCK] = net.row::<H>(f)[k..k + BLOCK].try_into().unwrap();
                     for (x, w) in sums.iter_mut().zip(row) {
                         *x = x.wrapping_add(*w);
                     }
@@ -633,18 +734,37 @@ mod kernels {
             .into_iter()
             .zip(srcs.into_iter().zip(halves_mut::<H>(dst)))
         {
-            let row = |&(sq, p)| net.row::<H>(feature(c, p, sq));
-            match (changes.removed.as_slice(), changes.added.as_slice()) {
-                ([r1], [a1]) => sub_add(s, d, row(r1), row(a1)),
-                ([r1, r2], [a1]) => sub_sub_add(s, d, row(r1), row(r2), row(a1)),
-                (rs, adds) => {
-                    d.copy_from_slice(s);
-                    for r in rs {
-                        sub(d, row(r));
-                    }
-                    for a in adds {
-                        add(d, row(a));
-                    }
+            // Without king buckets the features as they always were, with
+            // no view to consult (the search's hottest loop).
+            if net.kings == 1 {
+                apply(s, d, changes, |sq, p| net.row::<H>(feature(c, p, sq)));
+            } else if changes.refresh != Some(c) {
+                let view = changes.views[c.index()];
+                apply(s, d, changes, |sq, p| net.row::<H>(view.feature(c, p, sq)));
+            }
+        }
+    }
+
+    /// `d` = `s` with the rows of `changes`' removed features subtracted
+    /// and its added ones added, `row` giving a piece's row.
+    #[inline(always)]
+    fn apply<'n, const H: usize>(
+        s: &[i16; H],
+        d: &mut [i16; H],
+        changes: &Changes,
+        row: impl Fn(Square, Piece) -> &'n [i16; H],
+    ) {
+        let row = |&(sq, p): &(Square, Piece)| row(sq, p);
+        match (changes.removed.as_slice(), changes.added.as_slice()) {
+            ([r1], [a1]) => sub_add(s, d, row(r1), row(a1)),
+            ([r1, r2], [a1]) => sub_sub_add(s, d, row(r1), row(r2), row(a1)),
+            (rs, adds) => {
+                d.copy_from_slice(s);
+                for r in rs {
+                    sub(d, row(r));
+                }
+                for a in adds {
+                    add(d, row(a));
                 }
             }
         }
@@ -774,11 +894,17 @@ mod kernels {
     }
 }
 
-/// The features one move removes and adds (a moved piece, a captured one).
+/// The features one move removes and adds (a moved piece, a captured one),
+/// and how each perspective sees the board after it.
 #[derive(Clone, Debug, Default)]
 pub struct Changes {
     pub removed: arrayvec::ArrayVec<(Square, Piece), 2>,
     pub added: arrayvec::ArrayVec<(Square, Piece), 1>,
+    /// Red's and Black's views after the move (king buckets).
+    pub views: [View; 2],
+    /// The side whose king moved into another bucket: its accumulator is
+    /// computed afresh instead of updated.
+    pub refresh: Option<Color>,
 }
 
 /// The accumulators of both perspectives, sized for the widest network:
