@@ -66,9 +66,11 @@ params! {
     fut_per_ply FUT_PER_PLY "FutPerPly" = 100, 30..=250;
     /// Late-move pruning: past (3 + depth²) moves a node prunes its
     /// remaining quiet moves, past (3 + depth²) / this when not improving.
-    /// Four (closer to Pikafish's five) lost in self-play: -46 Elo
-    /// [-90, -4] over 106 games, an SPRT stopped with the interval below zero.
-    lmp_div LMP_DIV "LmpDiv" = 2, 1..=8;
+    /// One (the same count either way) beat two: an SPRT at 20,000 nodes a
+    /// move accepted it (+102 Elo [+61, +146], 179 games), and 769 games at
+    /// 5 s + 0.05 s had it +12 [-3, +28]. Four (closer to Pikafish's five)
+    /// lost: -46 Elo [-90, -4] over 106 games at 5 s + 0.05 s.
+    lmp_div LMP_DIV "LmpDiv" = 1, 1..=8;
     /// Quiet moves with history below minus this per ply are pruned.
     hist_prune HIST_PRUNE "HistPrune" = 4000, 1000..=12000;
     /// SEE thresholds: quiet moves per squared ply, captures per ply.
