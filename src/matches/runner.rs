@@ -28,7 +28,12 @@ pub struct MatchReport {
     /// The same by game pairs (an opening with colours swapped), once both
     /// games of a pair are in: what the SPRT is taken over.
     pub pairs: Option<Penta>,
+    /// The SPRT's log-likelihood ratio and decision: once decided, as they
+    /// were at the deciding game pair (the games then in flight still
+    /// finish and count in the score, but cannot undo the decision).
     pub sprt: Option<(f64, SprtDecision)>,
+    /// Games counted when the SPRT decided.
+    pub sprt_decided_after: Option<usize>,
     /// Stopped before the schedule was done (Ctrl-C or SPRT decision).
     pub stopped_early: bool,
 }
@@ -100,6 +105,7 @@ fn play(
             pairs: (names.len() == 2).then(Penta::default),
             // Until a pair is complete the test has no evidence: LLR 0.
             sprt: cfg.sprt.map(|_| (0.0, SprtDecision::Continue)),
+            sprt_decided_after: None,
             stopped_early: false,
         },
         half_pairs: HashMap::new(),
@@ -253,11 +259,13 @@ impl Tally<'_> {
                 (&mut self.report.pairs, self.half_pairs.remove(&pair))
             {
                 pairs.add(other, score);
-                if let Some(sprt) = &self.cfg.sprt {
+                let undecided = self.report.sprt_decided_after.is_none();
+                if let (Some(sprt), true) = (&self.cfg.sprt, undecided) {
                     let llr = sprt.llr_pairs(pairs);
                     let decision = sprt.decide_llr(llr);
                     self.report.sprt = Some((llr, decision));
                     if decision != SprtDecision::Continue {
+                        self.report.sprt_decided_after = Some(self.played.len());
                         if let Ok(mut q) = self.queue.lock() {
                             if !q.is_empty() {
                                 self.report.stopped_early = true;
@@ -386,11 +394,21 @@ fn write_final(
     }
     if let (Some(sprt), Some((llr, decision))) = (&cfg.sprt, report.sprt) {
         let (lo, hi) = sprt.bounds();
-        let verdict = match decision {
+        let mut verdict = match decision {
             SprtDecision::H1 => "H1 accepted",
             SprtDecision::H0 => "H0 accepted",
             SprtDecision::Continue => "no decision",
-        };
+        }
+        .to_string();
+        if let Some(n) = report.sprt_decided_after {
+            verdict.push_str(&format!(" after {n} games"));
+            if n < report.games.len() {
+                verdict.push_str(&format!(
+                    " (the {} then in flight finished after it)",
+                    report.games.len() - n
+                ));
+            }
+        }
         writeln!(
             out,
             "SPRT elo0={} elo1={} alpha={} beta={} over game pairs: LLR {llr:.3} [{lo:.3}, {hi:.3}], {verdict}",
@@ -441,5 +459,92 @@ fn termination_kind(t: &Termination) -> String {
         AdjudicatedWin { .. } => "adjudicated win".into(),
         StartFailure { .. } => "engine failed to start".into(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::engine::EngineSpec;
+    use crate::matches::game::{GameSettings, Termination};
+    use crate::matches::openings::Opening;
+    use chuhe_core::board::Color;
+
+    fn record(outcome: Outcome) -> GameRecord {
+        GameRecord {
+            red: String::new(),
+            black: String::new(),
+            opening: Opening::startpos(),
+            moves: Vec::new(),
+            outcome: Some(outcome),
+            termination: Termination::Resign { side: Color::Black },
+        }
+    }
+
+    /// The games in flight when the SPRT decides still count in the score,
+    /// but a loss among them cannot take the decision back.
+    #[test]
+    fn an_sprt_decision_stands_whatever_the_games_in_flight_bring() {
+        let engines = vec![EngineSpec::new("a", "a"), EngineSpec::new("b", "b")];
+        let mut cfg = MatchConfig::new(engines, GameSettings::default());
+        cfg.sprt = Some("0,200,0.05,0.05".parse().unwrap());
+        let names = vec!["a".to_string(), "b".to_string()];
+        let queue = Mutex::new(VecDeque::new());
+        let mut tally = Tally {
+            cfg: &cfg,
+            names: &names,
+            total: 1000,
+            queue: &queue,
+            played: Vec::new(),
+            report: MatchReport {
+                games: Vec::new(),
+                standings: Vec::new(),
+                wdl: Some(Wdl::default()),
+                pairs: Some(Penta::default()),
+                sprt: Some((0.0, SprtDecision::Continue)),
+                sprt_decided_after: None,
+                stopped_early: false,
+            },
+            half_pairs: HashMap::new(),
+        };
+        // Engine a wins both games of each pair until the test decides.
+        let game = |tally: &mut Tally, a_wins: bool| {
+            let round = tally.played.len() + 1;
+            let a_red = round % 2 == 1;
+            let job = Job {
+                round,
+                red: if a_red { 0 } else { 1 },
+                black: if a_red { 1 } else { 0 },
+                opening: 0,
+            };
+            let outcome = if a_wins == a_red {
+                Outcome::RedWins
+            } else {
+                Outcome::BlackWins
+            };
+            tally.add(job, record(outcome));
+        };
+        while tally.report.sprt_decided_after.is_none() {
+            assert!(tally.played.len() < 200, "no decision");
+            game(&mut tally, true);
+        }
+        let decided = tally.report.sprt.unwrap();
+        assert_eq!(decided.1, SprtDecision::H1);
+        let round = tally.played.len();
+        assert_eq!(tally.report.sprt_decided_after, Some(round));
+        // Two games in flight, both lost: counted, and the decision stands.
+        game(&mut tally, false);
+        game(&mut tally, false);
+        assert_eq!(tally.report.sprt, Some(decided));
+        assert_eq!(tally.report.wdl.unwrap().losses, 2);
+        let mut out = Vec::new();
+        write_final(&cfg, &tally.report, 1000, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(&format!(
+                "H1 accepted after {round} games (the 2 then in flight finished after it)"
+            )),
+            "{text}"
+        );
     }
 }
