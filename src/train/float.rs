@@ -223,11 +223,11 @@ pub fn features(r: &Record, mirror: bool, layout: Layout) -> ([[u16; MAX_ACTIVE]
     for &(sq, p) in &board {
         for (k, &c) in persp.iter().enumerate() {
             let v = views[c.index()];
-            f[k][n] = v.feature(c, p, sq) as u16;
+            let own = v.feature(c, p, sq);
+            f[k][n] = own as u16;
             if layout.kings > 1 {
                 // The shared block reads the board as the bucket does.
-                let base = v.feature(c, p, sq) - v.bucket() * FEATURES;
-                f[k][n + 1] = (shared + base) as u16;
+                f[k][n + 1] = (shared + own - v.bucket() * FEATURES) as u16;
             }
         }
         n += if layout.kings > 1 { 2 } else { 1 };
