@@ -314,3 +314,78 @@ fn command_line_with_config_file() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+#[test]
+fn random_plies_give_each_pair_its_own_opening() {
+    let pgn = temp("random.pgn");
+    let openings = temp("random-openings.txt");
+    std::fs::write(&openings, "h2e2 h9g7\nb2e2 b9c7\n").unwrap();
+    let run = |extra: &[&str], pgn: &PathBuf| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args([
+                "match",
+                "--tc",
+                "depth=1",
+                "--max-moves",
+                "3",
+                "--games",
+                "6",
+            ])
+            .arg("--engine")
+            .arg(format!("cmd={FAKE},name=One"))
+            .arg("--engine")
+            .arg(format!("cmd={FAKE},name=Two"))
+            .arg("--openings")
+            .arg(&openings)
+            .arg("--pgn")
+            .arg(pgn)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--random-plies", "3", "--seed", "5"], &pgn);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    // Three pairs, three openings, each played with both colours: the
+    // suite's two in turn, each with three random plies after its moves.
+    for name in ["opening 1 r1", "opening 2 r2", "opening 1 r3"] {
+        let tag = format!("[Opening \"{name}\"]");
+        assert_eq!(text.matches(&tag).count(), 2, "{name}\n{text}");
+    }
+    // Comments may be wrapped onto the next line: undo that to read them.
+    let book = |t: &str| {
+        t.replace('\n', " ")
+            .split('{')
+            .filter_map(|c| c.split_once(" book}").map(|(mv, _)| mv.to_string()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(book(&text).len(), 6 * 5, "{text}");
+
+    // The same seed gives the same openings; without --random-plies at a
+    // fixed depth the runner warns that the games repeat.
+    let again = temp("random-again.pgn");
+    assert!(run(&["--random-plies", "3", "--seed", "5"], &again)
+        .status
+        .success());
+    // Concurrency 1: the games come in the same order.
+    assert_eq!(book(&text), book(&std::fs::read_to_string(&again).unwrap()));
+    let plain = temp("random-plain.pgn");
+    let out = run(&[], &plain);
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("only 4 of the 6 games differ"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["--random-plies", "41"], &temp("random-bad.pgn"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 40"));
+    for f in [pgn, again, plain, openings] {
+        let _ = std::fs::remove_file(f);
+    }
+}

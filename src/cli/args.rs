@@ -333,9 +333,14 @@ pub struct MatchArgs {
     /// Play the openings in a shuffled order.
     #[arg(long)]
     pub shuffle: bool,
-    /// Seed for --shuffle [default: 1].
+    /// Seed for --shuffle and --random-plies [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Give each game pair its own opening: the suite's next one plus this
+    /// many random legal plies (both games of a pair play it). Needed at a
+    /// fixed node or depth limit, where the same opening replays the same game.
+    #[arg(long)]
+    pub random_plies: Option<u32>,
     /// Games per pairing [default: two per opening, colours swapped].
     #[arg(long)]
     pub games: Option<usize>,

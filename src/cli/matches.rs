@@ -93,6 +93,34 @@ pub fn build(args: MatchArgs) -> Result<MatchConfig, ConfigError> {
         openings::shuffle(&mut cfg.openings, args.seed.or(file.seed).unwrap_or(1));
     }
     cfg.games_per_pair = args.games.or(file.games).unwrap_or(0);
+    let random_plies = args.random_plies.or(file.random_plies).unwrap_or(0);
+    if random_plies > 40 {
+        return Err(ConfigError(format!(
+            "--random-plies {random_plies}: at most 40 (an opening, not a game)"
+        )));
+    }
+    if random_plies > 0 {
+        let pairs = match cfg.games_per_pair {
+            0 => cfg.openings.len(),
+            games => games.div_ceil(2),
+        };
+        let seed = args.seed.or(file.seed).unwrap_or(1);
+        cfg.openings = openings::randomized(&cfg.openings, pairs, random_plies, seed);
+    } else if matches!(
+        cfg.settings.tc,
+        TimeControl::Nodes(_) | TimeControl::Depth(_)
+    ) && cfg.games_per_pair > 2 * cfg.openings.len()
+    {
+        // Nothing varies a game at a fixed limit: the statistics would count
+        // copies as if they were new games.
+        eprintln!(
+            "warning: at --tc {} each opening replays the same two games, so only {} of the {} \
+             games differ; give --random-plies N for an opening per game pair",
+            cfg.settings.tc,
+            2 * cfg.openings.len(),
+            cfg.games_per_pair
+        );
+    }
     cfg.concurrency = args.concurrency.or(file.concurrency).unwrap_or(1).max(1);
     cfg.pgn = args.pgn.or(file.pgn);
     cfg.resume = args.resume || file.resume.unwrap_or(false);

@@ -117,6 +117,7 @@ pub struct FileConfig {
     pub openings: Option<PathBuf>,
     pub shuffle: Option<bool>,
     pub seed: Option<u64>,
+    pub random_plies: Option<u32>,
     pub games: Option<usize>,
     pub concurrency: Option<usize>,
     pub pgn: Option<PathBuf>,

@@ -8,6 +8,7 @@
 
 use chuhe_core::board::{Move, Position, START_FEN};
 use chuhe_core::rng::SplitMix64;
+use chuhe_core::rules;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,9 +158,93 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
     }
 }
 
+/// Openings for `pairs` game pairs, one each: the suite's openings in turn,
+/// each followed by `plies` random legal plies drawn from `seed` and the
+/// pair's number. At a fixed node or depth limit an engine plays the same
+/// moves from the same position, so without this a match repeats the same
+/// 2 × suite games over and over and its statistics count copies. A line
+/// that ends the game (no legal move, a rules verdict) is drawn again.
+pub fn randomized(suite: &[Opening], pairs: usize, plies: u32, seed: u64) -> Vec<Opening> {
+    let fallback = [Opening::startpos()];
+    let suite = if suite.is_empty() {
+        &fallback[..]
+    } else {
+        suite
+    };
+    (0..pairs)
+        .map(|i| {
+            let base = &suite[i % suite.len()];
+            let start = base
+                .position()
+                .expect("a suite's openings were checked when read");
+            let mut rng =
+                SplitMix64::new(seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            // Redraw a line that ends the game; after many tries keep the
+            // opening as it is rather than loop (a suite position with
+            // almost no play).
+            let extra = (0..100)
+                .find_map(|_| {
+                    let mut pos = start.clone();
+                    let mut line = Vec::with_capacity(plies as usize);
+                    for _ in 0..plies {
+                        let moves = pos.legal_moves();
+                        if moves.is_empty() {
+                            return None;
+                        }
+                        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                        pos.make_move(mv);
+                        line.push(mv);
+                    }
+                    (rules::judge(&pos).is_none() && !pos.legal_moves().is_empty()).then_some(line)
+                })
+                .unwrap_or_default();
+            let mut moves = base.moves.clone();
+            moves.extend(&extra);
+            Opening {
+                name: format!("{} r{}", base.name, i + 1),
+                fen: base.fen.clone(),
+                moves,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn randomized_openings_differ_by_pair_and_repeat_by_seed() {
+        let suite = parse(
+            "a | r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4 | h2e2 h9g7 h0g2 i9h9 i0h0 b9c7\n\
+             b | rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1 |\n",
+        )
+        .unwrap();
+        let a = randomized(&suite, 40, 4, 9);
+        assert_eq!(
+            a,
+            randomized(&suite, 40, 4, 9),
+            "the same seed, the same openings"
+        );
+        assert_ne!(a, randomized(&suite, 40, 4, 10));
+        assert_eq!(a.len(), 40);
+        for (i, o) in a.iter().enumerate() {
+            let base = &suite[i % 2];
+            assert_eq!(o.fen, base.fen);
+            assert!(o.moves.starts_with(&base.moves));
+            assert_eq!(o.moves.len(), base.moves.len() + 4);
+            // Playable: the moves are legal and the game goes on.
+            let pos = o.position().unwrap();
+            assert!(!pos.legal_moves().is_empty());
+        }
+        let distinct: std::collections::HashSet<_> = a.iter().map(|o| o.moves.clone()).collect();
+        assert!(distinct.len() >= 38, "{} distinct of 40", distinct.len());
+        let names: std::collections::HashSet<_> = a.iter().map(|o| o.name.clone()).collect();
+        assert_eq!(names.len(), 40, "each pair's opening has its own name");
+        // No plies: the suite in turn, renamed.
+        let plain = randomized(&suite, 3, 0, 9);
+        assert_eq!(plain[2].moves, suite[0].moves);
+    }
 
     #[test]
     fn reads_the_shared_suite_format() {
