@@ -10,7 +10,7 @@
 //! in check and positions whose best move is a capture are not kept: their
 //! static value is not the search's.
 
-use crate::matches::openings::Opening;
+use crate::matches::openings::{random_line, Opening};
 use crate::train::data::{DataWriter, Record, Wdl};
 use chuhe_core::board::{Color, Position};
 use chuhe_core::nnue::net::Network;
@@ -141,16 +141,7 @@ fn play_game(
             let o = &cfg.openings[(rng.next_u64() % cfg.openings.len() as u64) as usize];
             o.position().ok()?
         };
-        let mut ok = true;
-        for _ in 0..cfg.random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
-        }
-        if ok && rules::judge(&pos).is_none() {
+        if random_line(&mut pos, cfg.random_plies, &mut rng).is_some() {
             break pos;
         }
     };

@@ -158,6 +158,23 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
     }
 }
 
+/// Plays `plies` random legal plies on `pos` and returns them, or None if
+/// the line ends the game (no legal move on the way, or a rules verdict at
+/// its end). The start of a match opening or a datagen game.
+pub fn random_line(pos: &mut Position, plies: u32, rng: &mut SplitMix64) -> Option<Vec<Move>> {
+    let mut line = Vec::with_capacity(plies as usize);
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        pos.make_move(mv);
+        line.push(mv);
+    }
+    rules::judge(pos).is_none().then_some(line)
+}
+
 /// Openings for `pairs` game pairs, one each: the suite's openings in turn,
 /// each followed by `plies` random legal plies drawn from `seed` and the
 /// pair's number. At a fixed node or depth limit an engine plays the same
@@ -183,20 +200,7 @@ pub fn randomized(suite: &[Opening], pairs: usize, plies: u32, seed: u64) -> Vec
             // opening as it is rather than loop (a suite position with
             // almost no play).
             let extra = (0..100)
-                .find_map(|_| {
-                    let mut pos = start.clone();
-                    let mut line = Vec::with_capacity(plies as usize);
-                    for _ in 0..plies {
-                        let moves = pos.legal_moves();
-                        if moves.is_empty() {
-                            return None;
-                        }
-                        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
-                        pos.make_move(mv);
-                        line.push(mv);
-                    }
-                    (rules::judge(&pos).is_none() && !pos.legal_moves().is_empty()).then_some(line)
-                })
+                .find_map(|_| random_line(&mut start.clone(), plies, &mut rng))
                 .unwrap_or_default();
             let mut moves = base.moves.clone();
             moves.extend(&extra);
