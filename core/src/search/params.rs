@@ -101,6 +101,8 @@ params! {
     se_depth SE_DEPTH "SeDepth" = 7, 4..=12;
     se_margin SE_MARGIN "SeMargin" = 32, 8..=96;
     se_double SE_DOUBLE "SeDouble" = 20, 0..=80;
+    probcut_margin PROBCUT_MARGIN "ProbcutMargin" = 100, 30..=300;
+    probcut_depth PROBCUT_DEPTH "ProbcutDepth" = 5, 3..=10;
 }
 
 /// The parameter called `name` (ignoring case).

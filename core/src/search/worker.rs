@@ -489,6 +489,47 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // ProbCut: a capture whose shallow search beats beta by a clear
+        // margin would very likely beat beta at full depth too. Skipped when
+        // the table already says a search this deep stays below that mark.
+        let pc_beta = beta + params::probcut_margin();
+        if !pv
+            && !in_check
+            && !root
+            && excluded.is_none()
+            && depth >= params::probcut_depth()
+            && beta.abs() < WIN_BOUND
+            && !hit.is_some_and(|h| h.depth >= depth - 3 && from_tt(h.score, ply) < pc_beta)
+        {
+            let mut mp = MovePicker::new_qsearch(&self.pos, tt_move, false);
+            while let Some(mv) = mp.next(&self.pos, self.heur) {
+                if !see_ge(&self.pos, mv, pc_beta - static_eval) {
+                    continue;
+                }
+                let child_key = self.prefetch_child(mv);
+                self.make(mv, ply, None, child_key);
+                let mut v = -self.qsearch(false, -pc_beta, -pc_beta + 1, ply + 1);
+                if v >= pc_beta {
+                    v = -self.search(false, depth - 4, -pc_beta, -pc_beta + 1, ply + 1, !cut);
+                }
+                self.unmake();
+                if self.aborted {
+                    return 0;
+                }
+                if v >= pc_beta {
+                    self.shared.tt.store(
+                        key,
+                        mv,
+                        to_tt(v, ply),
+                        static_eval,
+                        depth - 3,
+                        Bound::Lower,
+                    );
+                    return v;
+                }
+            }
+        }
+
         // Without a move to try first, a deep search here is likely to be
         // wasted: search it a little shallower.
         if depth >= 6 && tt_move.is_none() && (pv || cut) {
