@@ -101,8 +101,10 @@ params! {
     se_depth SE_DEPTH "SeDepth" = 7, 4..=12;
     se_margin SE_MARGIN "SeMargin" = 32, 8..=96;
     se_double SE_DOUBLE "SeDouble" = 20, 0..=80;
-    probcut_margin PROBCUT_MARGIN "ProbcutMargin" = 100, 30..=300;
+    /// ProbCut: from this depth, a capture whose shallow search beats beta
+    /// by this margin cuts the node.
     probcut_depth PROBCUT_DEPTH "ProbcutDepth" = 5, 3..=10;
+    probcut_margin PROBCUT_MARGIN "ProbcutMargin" = 100, 30..=300;
 }
 
 /// The parameter called `name` (ignoring case).
