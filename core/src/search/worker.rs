@@ -694,6 +694,11 @@ impl<'a> Worker<'a> {
                         break;
                     }
                     alpha = v;
+                    // A move that raised alpha makes the rest likely to
+                    // fall below it: search them a ply shallower.
+                    if !root && depth > 2 && depth < 12 && v.abs() < WIN_BOUND {
+                        depth -= 1;
+                    }
                 }
             }
             if mv != best_move {
