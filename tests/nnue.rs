@@ -249,6 +249,11 @@ const CHUHE3_BENCH_EVALS: [i32; 37] = [
     540, -75, 237, 1239, 70, 480, -1254, 372, -477, 752, -295, -51, -981, 885, 1330, 639, -37,
 ];
 const CHUHE3_RANDOM_EVAL_HASH: u64 = 0x9628_0947_d696_4fac;
+const CHUHE4_BENCH_EVALS: [i32; 37] = [
+    25, 37, 19, 30, 27, 45, 48, 33, 20, -30, 25, -85, -689, 2180, -1866, 7, -1146, -72, 62, -857,
+    686, -147, 366, 1573, 132, 456, -1380, 433, -474, 816, -390, -160, -1150, 903, 1380, 714, -107,
+];
+const CHUHE4_RANDOM_EVAL_HASH: u64 = 0x8c8f_50fc_bbe3_d1db;
 
 fn random_game_eval_hash(net: &Network) -> (usize, u64) {
     let mut rng = SplitMix64::new(2024);
@@ -308,6 +313,17 @@ fn chuhe_2_evaluates_as_before() {
     let net = Network::from_bytes(&shipped_file("chuhe-2.nnue")).unwrap();
     assert_eq!((net.hidden(), net.buckets()), (256, 1));
     evaluates_as_pinned(&net, &CHUHE2_BENCH_EVALS, CHUHE2_RANDOM_EVAL_HASH);
+}
+
+#[test]
+fn chuhe_4_evaluates_as_before() {
+    // The gen4-s6 candidate (nnue/README.md), kept beside the built-in
+    // network until it has been measured at 10 s + 0.1 s.
+    let file = shipped_file("chuhe-4.nnue");
+    let net = Network::from_bytes(&file).unwrap();
+    assert_eq!((net.hidden(), net.buckets()), (256, 8));
+    assert_eq!(net.to_bytes(), file);
+    evaluates_as_pinned(&net, &CHUHE4_BENCH_EVALS, CHUHE4_RANDOM_EVAL_HASH);
 }
 
 #[test]
