@@ -319,7 +319,7 @@ fn chuhe_2_evaluates_as_before() {
 #[test]
 fn chuhe_4_evaluates_as_before() {
     // The gen4-s6 candidate (nnue/README.md), kept beside the built-in
-    // network until it has been measured at 10 s + 0.1 s.
+    // network until its 400 games at 10 s + 0.1 s are complete.
     let file = shipped_file("chuhe-4.nnue");
     let net = Network::from_bytes(&file).unwrap();
     assert_eq!((net.hidden(), net.buckets()), (256, 8));
