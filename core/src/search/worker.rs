@@ -733,6 +733,12 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // A fail-high score far above beta is less sure than one near it:
+        // pull it toward beta, less so the deeper the search.
+        if best >= beta && best.abs() < WIN_BOUND && beta.abs() < WIN_BOUND {
+            best = (best * depth + beta) / (depth + 1);
+        }
+
         if !excluded.is_none() {
             // A search without one move: its result is not this node's.
             return best;
