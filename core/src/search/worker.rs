@@ -857,18 +857,37 @@ impl<'a> Worker<'a> {
         }
 
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        let recapture_sq = previous_move(&self.pos).map(|(_, m)| m.to());
         let mut mp = MovePicker::new_qsearch(&self.pos, tt_move, in_check);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         while let Some(mv) = mp.next(&self.pos, self.heur) {
             move_count += 1;
             if !in_check && best > -WIN_BOUND {
+                // Past the first two captures, and for captures that cannot
+                // lift the score to alpha, only recaptures and checks are
+                // searched. A futile capture's optimistic value, still at or
+                // below alpha, stands in for its score.
+                let base = static_eval + params::qs_futility();
                 let gain = self
                     .pos
                     .piece_at(mv.to())
                     .map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                if static_eval + gain + params::qs_futility() <= alpha || !see_ge(&self.pos, mv, 0)
-                {
+                let futile = move_count > 2
+                    || base + gain <= alpha
+                    || (base <= alpha && !see_ge(&self.pos, mv, 1));
+                if futile && recapture_sq != Some(mv.to()) && !self.pos.gives_check(mv) {
+                    if move_count <= 2 {
+                        let optimistic = if base + gain <= alpha {
+                            base + gain
+                        } else {
+                            base
+                        };
+                        best = best.max(optimistic);
+                    }
+                    continue;
+                }
+                if !see_ge(&self.pos, mv, 0) {
                     continue;
                 }
             }
