@@ -873,10 +873,10 @@ impl<'a> Worker<'a> {
                     .pos
                     .piece_at(mv.to())
                     .map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                let futile = move_count > 2
+                let prunable = move_count > 2
                     || base + gain <= alpha
                     || (base <= alpha && !see_ge(&self.pos, mv, 1));
-                if futile && recapture_sq != Some(mv.to()) && !self.pos.gives_check(mv) {
+                if prunable && recapture_sq != Some(mv.to()) && !self.pos.gives_check(mv) {
                     if move_count <= 2 {
                         let optimistic = if base + gain <= alpha {
                             base + gain
