@@ -858,6 +858,8 @@ impl<'a> Worker<'a> {
 
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         let recapture_sq = previous_move(&self.pos).map(|(_, m)| m.to());
+        // Wanted only for captures about to be pruned: made once, on demand.
+        let mut check_info = None;
         let mut mp = MovePicker::new_qsearch(&self.pos, tt_move, in_check);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
@@ -873,17 +875,18 @@ impl<'a> Worker<'a> {
                     .pos
                     .piece_at(mv.to())
                     .map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                let prunable = move_count > 2
-                    || base + gain <= alpha
-                    || (base <= alpha && !see_ge(&self.pos, mv, 1));
-                if prunable && recapture_sq != Some(mv.to()) && !self.pos.gives_check(mv) {
+                let futile = base + gain <= alpha;
+                let prunable =
+                    move_count > 2 || futile || (base <= alpha && !see_ge(&self.pos, mv, 1));
+                if prunable
+                    && recapture_sq != Some(mv.to())
+                    && !self.pos.gives_check_with(
+                        mv,
+                        check_info.get_or_insert_with(|| self.pos.check_info()),
+                    )
+                {
                     if move_count <= 2 {
-                        let optimistic = if base + gain <= alpha {
-                            base + gain
-                        } else {
-                            base
-                        };
-                        best = best.max(optimistic);
+                        best = best.max(if futile { base + gain } else { base });
                     }
                     continue;
                 }
