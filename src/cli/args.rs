@@ -99,6 +99,10 @@ pub enum Command {
         #[arg(long)]
         plot: Option<PathBuf>,
     },
+    /// Datagen's chain files: count what they hold, or expand them to
+    /// 32-byte records.
+    #[command(subcommand)]
+    Data(DataCommand),
     /// Merge datagen files into one new file with every position once (the
     /// mean of its scores and results) in a seeded random order.
     Datamix {
@@ -128,6 +132,28 @@ pub enum Command {
         /// Output format for a directory target (default: the other one).
         #[arg(long, value_parser = crate::convert::parse_format)]
         to: Option<crate::record::Format>,
+    },
+}
+
+/// `chuhe data ...`.
+#[derive(Subcommand, Debug)]
+pub enum DataCommand {
+    /// Read chain files whole (checking every game) and print a line for
+    /// each and a total: `FILE: ... games G positions N bytes B`.
+    Info {
+        /// Chain files (datagen output).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Write the kept positions of chain files as 32-byte records, in game
+    /// order, for tools that want them.
+    Unpack {
+        /// Chain files (datagen output).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The records file to write (must not exist).
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -183,9 +209,21 @@ pub struct DatagenArgs {
     /// Games played at once (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output file (created, or appended to).
+    /// Where the games go: with --format chain (the default) a directory of
+    /// shards (`s{seed}-{first}-{last}.chain`) and their MANIFEST, made if
+    /// missing; with --format records a file, created or appended to.
     #[arg(long)]
     pub out: PathBuf,
+    /// `chain`: whole games, about 2.5 bytes a kept position, in shards of
+    /// --shard-games games; `records`: 32-byte position records in one
+    /// file (what older tools read; `chuhe data unpack` makes them from
+    /// chain files too).
+    #[arg(long, default_value = "chain", value_parser = ["chain", "records"])]
+    pub format: String,
+    /// Games per chain shard: shards hold the games from one multiple of
+    /// this to the next, so runs of one seed fill the same shards.
+    #[arg(long, default_value_t = 5000)]
+    pub shard_games: u64,
     /// Opening suite to start from (one chosen at random per game);
     /// the start position when absent.
     #[arg(long)]

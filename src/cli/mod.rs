@@ -110,6 +110,7 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
             .map(|()| ExitCode::SUCCESS)
             .map_err(|e| e.to_string()),
         Some(Command::Datagen(args)) => datagen(args, stop),
+        Some(Command::Data(cmd)) => data(cmd),
         Some(Command::Train(args)) => train(*args),
         Some(Command::Tune(args)) => tune(*args, stop),
         Some(Command::WdlFit { data, plot }) => wdl_fit(&data, plot.as_deref()),
@@ -159,9 +160,9 @@ fn start_position(fen: Option<&str>) -> Result<Position, String> {
 fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
     use crate::datagen;
     let net = eval_choice(&a.eval)?;
-    let openings = match a.openings {
+    let openings = match &a.openings {
         None => Vec::new(),
-        Some(p) => crate::matches::openings::load(&p).map_err(|e| e.to_string())?,
+        Some(p) => crate::matches::openings::load(p).map_err(|e| e.to_string())?,
     };
     if a.nodes == 0 || a.random_plies > 200 {
         return Err("--nodes must be positive and --random-plies at most 200".into());
@@ -173,13 +174,47 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 256);
+    let out = if a.format == "records" {
+        datagen::Output::Records(a.out)
+    } else {
+        let network = match a.eval.as_str() {
+            "nnue" => format!("{}(built-in)", chuhe_core::nnue::EMBEDDED_NAME),
+            other => other.to_string(),
+        };
+        let openings = a
+            .openings
+            .as_ref()
+            .map_or("-".to_string(), |p| p.display().to_string());
+        let soft = a.soft_nodes.map_or("-".to_string(), |n| n.to_string());
+        let recipe = [
+            ("commit", git_commit()),
+            ("network", network),
+            ("nodes", a.nodes.to_string()),
+            ("soft-nodes", soft),
+            ("hash", a.hash.to_string()),
+            ("openings", openings),
+            ("random-plies", a.random_plies.to_string()),
+        ];
+        datagen::Output::Chain(datagen::ShardConfig {
+            dir: a.out,
+            seed: a.seed,
+            shard_games: a.shard_games,
+            recipe: recipe
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.replace(char::is_whitespace, "_")))
+                .collect(),
+        })
+    };
+    if a.shard_games == 0 {
+        return Err("--shard-games must be positive".into());
+    }
     let cfg = datagen::DatagenConfig {
         games: a.games,
         first_game: a.first_game,
         nodes: a.nodes,
         soft_nodes: a.soft_nodes,
         threads,
-        out: a.out,
+        out,
         openings,
         random_plies: a.random_plies,
         seed: a.seed,
@@ -188,6 +223,96 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
     };
     let n = datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")).map_err(|e| e.to_string())?;
     println!("positions {n}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The commit of the checkout this binary sits in (target/release/ of a
+/// clone), for the shards' manifest: `+dirty` when tracked files differ
+/// from it, `unknown` for a binary outside a git checkout.
+fn git_commit() -> String {
+    let dir = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=10", "HEAD"]) {
+        None => "unknown".into(),
+        Some(c) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
+            Some(s) if s.is_empty() => c,
+            _ => format!("{c}+dirty"),
+        },
+    }
+}
+
+fn data(cmd: DataCommand) -> Result<ExitCode, String> {
+    use crate::train::chain;
+    match cmd {
+        DataCommand::Info { files } => {
+            let mut total = chain::Summary::default();
+            for f in &files {
+                let s = chain::summarise(f).map_err(|e| format!("{}: {e}", f.display()))?;
+                let range = match (s.first_game, s.last_game) {
+                    (Some(a), Some(b)) => format!("games {a}..={b}, "),
+                    _ => String::new(),
+                };
+                println!(
+                    "{}: {range}{:.2} bytes/position games {} positions {} bytes {}",
+                    f.display(),
+                    s.bytes as f64 / s.positions.max(1) as f64,
+                    s.games,
+                    s.positions,
+                    s.bytes
+                );
+                total.games += s.games;
+                total.positions += s.positions;
+                total.bytes += s.bytes;
+            }
+            println!(
+                "total: {} files, {:.2} bytes/position games {} positions {} bytes {}",
+                files.len(),
+                total.bytes as f64 / total.positions.max(1) as f64,
+                total.games,
+                total.positions,
+                total.bytes
+            );
+        }
+        DataCommand::Unpack { files, out } => {
+            use crate::train::data::{self, DataWriter};
+            if out.exists() {
+                return Err(format!("{} exists already", out.display()));
+            }
+            let mut w = DataWriter::append(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+            let mut buffer = Vec::with_capacity(1 << 16);
+            let mut failed = None;
+            for f in &files {
+                let r = data::visit(f, |r| {
+                    buffer.push(r);
+                    if buffer.len() == buffer.capacity() && failed.is_none() {
+                        failed = w.write(&buffer).err();
+                        buffer.clear();
+                    }
+                });
+                if let Some(e) = failed.take() {
+                    return Err(format!("{}: {e}", out.display()));
+                }
+                // Whatever was read before damage is written, then the error.
+                w.write(&buffer)
+                    .map_err(|e| format!("{}: {e}", out.display()))?;
+                buffer.clear();
+                r.map_err(|e| format!("{}: {e}", f.display()))?;
+            }
+            println!("positions {}", w.written());
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

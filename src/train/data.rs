@@ -60,8 +60,16 @@ pub struct Record {
 #[derive(Debug)]
 pub enum DataError {
     Io(io::Error),
-    BadHeader { offset: u64, why: &'static str },
-    BadRecord { offset: u64, why: &'static str },
+    BadHeader {
+        offset: u64,
+        why: &'static str,
+    },
+    BadRecord {
+        offset: u64,
+        why: &'static str,
+    },
+    /// A chain file (`super::chain`) that could not be read whole.
+    Chain(super::chain::ChainError),
 }
 
 impl fmt::Display for DataError {
@@ -74,6 +82,7 @@ impl fmt::Display for DataError {
             DataError::BadRecord { offset, why } => {
                 write!(f, "bad record at byte {offset}: {why}")
             }
+            DataError::Chain(e) => write!(f, "{e}"),
         }
     }
 }
@@ -290,18 +299,33 @@ pub fn read_all(path: &Path) -> Result<Vec<Record>, DataError> {
     Ok(out)
 }
 
-/// Appends every record of a file to `out` (room reserved from the file's
-/// size, read in pieces: the memory needed is the records', not twice).
+/// Appends every record of a file to `out` (for 32-byte records, room
+/// reserved from the file's size, read in pieces: the memory needed is the
+/// records', not twice).
 pub fn read_into(path: &Path, out: &mut Vec<Record>) -> Result<(), DataError> {
     let len = std::fs::metadata(path)?.len();
     out.reserve((len / RECORD_SIZE as u64) as usize);
     visit(path, |r| out.push(r))
 }
 
-/// Calls `f` with every record of a file in order, reading it a megabyte
-/// at a time; a trailing partial block (a run killed mid-write) is ignored.
-pub fn visit(path: &Path, mut f: impl FnMut(Record)) -> Result<(), DataError> {
+/// Calls `f` with every record of a file in order: a file of 32-byte
+/// records, or a chain file (`super::chain`), whose games are replayed as
+/// they are read, never expanded on disk.
+pub fn visit(path: &Path, f: impl FnMut(Record)) -> Result<(), DataError> {
     let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
+    let mut magic = [0u8; 8];
+    let n = file.read(&mut magic)?;
+    file.seek(SeekFrom::Start(0))?;
+    if super::chain::is_chain(&magic[..n]) {
+        super::chain::visit(file, f).map_err(DataError::Chain)
+    } else {
+        visit_records(file, f)
+    }
+}
+
+/// A file of 32-byte records, read a megabyte at a time; a trailing partial
+/// block (a run killed mid-write) is ignored.
+fn visit_records(mut file: impl Read, mut f: impl FnMut(Record)) -> Result<(), DataError> {
     let mut buf = vec![0u8; RECORD_SIZE << 15];
     let (mut offset, mut seen_header) = (0u64, false);
     loop {

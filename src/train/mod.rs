@@ -13,6 +13,7 @@
 //! optional linear warm-up. `float` holds the network and its passes,
 //! `mix` the de-duplicating shuffle of `chuhe datamix`.
 
+pub mod chain;
 pub mod data;
 pub mod float;
 pub mod mix;

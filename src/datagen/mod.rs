@@ -9,14 +9,25 @@
 //! position held for several plies, a dead draw late in the game). Positions
 //! in check and positions whose best move is a capture are not kept: their
 //! static value is not the search's.
+//!
+//! Games are written in the order of their numbers whatever order the
+//! threads finish them in, so the output is a function of the command line
+//! (and the search's code) alone: as chain shards (`shard`, the format of
+//! `crate::train::chain`) or as 32-byte records (`crate::train::data`).
+
+mod shard;
+
+pub use shard::{ShardConfig, ShardSet};
 
 use crate::matches::openings::{random_line, Opening};
+use crate::train::chain::{result_for, ChainGame, ChainPly};
 use crate::train::data::{DataWriter, Record, Wdl};
-use chuhe_core::board::{Color, Position};
+use chuhe_core::board::Color;
 use chuhe_core::nnue::net::Network;
 use chuhe_core::rng::SplitMix64;
 use chuhe_core::rules::{self, Outcome};
 use chuhe_core::search::{Limits, Score, Searcher};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -33,13 +44,22 @@ pub struct DatagenConfig {
     /// No new iteration past this many nodes (None: only the hard limit).
     pub soft_nodes: Option<u64>,
     pub threads: usize,
-    pub out: PathBuf,
+    pub out: Output,
     pub openings: Vec<Opening>,
     pub random_plies: u32,
     pub seed: u64,
     pub hash_mb: usize,
     /// The evaluation the games are played with (None: hand-crafted).
     pub net: Option<Arc<Network>>,
+}
+
+/// Where the games go.
+#[derive(Clone, Debug)]
+pub enum Output {
+    /// Chain shards in a directory (`shard`).
+    Chain(ShardConfig),
+    /// 32-byte records appended to one file.
+    Records(PathBuf),
 }
 
 /// Scores past this are not stored (mates and near-mates teach nothing
@@ -55,8 +75,13 @@ const DRAW_PLIES: usize = 16;
 /// Backstop: the natural limit ends any real game long before this.
 const MAX_PLIES: usize = 800;
 
+/// One played game, as both outputs want it.
 struct GameRecords {
+    /// The kept positions' records, made from the board as it was played
+    /// (not by replaying the chain: the two outputs are built apart, so a
+    /// test can hold one against the other).
     records: Vec<Record>,
+    chain: ChainGame,
     tally: Tally,
 }
 
@@ -134,16 +159,24 @@ fn play_game(
     stop: &AtomicBool,
 ) -> Option<GameRecords> {
     let mut rng = SplitMix64::new(cfg.seed ^ game_no.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut pos = loop {
-        let mut pos = if cfg.openings.is_empty() {
-            Position::startpos()
+    let start = Opening::startpos();
+    let (mut pos, opening, line) = loop {
+        let o = if cfg.openings.is_empty() {
+            &start
         } else {
-            let o = &cfg.openings[(rng.next_u64() % cfg.openings.len() as u64) as usize];
-            o.position().ok()?
+            &cfg.openings[(rng.next_u64() % cfg.openings.len() as u64) as usize]
         };
-        if random_line(&mut pos, cfg.random_plies, &mut rng).is_some() {
-            break pos;
+        let mut pos = o.position().ok()?;
+        if let Some(line) = random_line(&mut pos, cfg.random_plies, &mut rng) {
+            break (pos, o, line);
         }
+    };
+    let mut chain = ChainGame {
+        number: game_no,
+        root_fen: opening.fen.clone(),
+        prefix: opening.moves.iter().chain(&line).copied().collect(),
+        plies: Vec::new(),
+        outcome: Outcome::Draw,
     };
     engine.new_game();
     let limits = Limits {
@@ -185,6 +218,7 @@ fn play_game(
         tally.searched += 1;
         tally.nodes += res.nodes;
         tally.depth += res.depth as u64;
+        let mut keep = false;
         if cp.abs() >= RESIGN_CP {
             tally.decided += 1;
         } else if pos.in_check() {
@@ -193,8 +227,14 @@ fn play_game(
             tally.capture_best += 1;
         } else {
             tally.kept += 1;
+            keep = true;
             kept.push((Record::from_position(&pos, cp as i16, Wdl::Draw), us));
         }
+        chain.plies.push(ChainPly {
+            mv: best,
+            score: cp.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            keep,
+        });
         if let Some(o) = adjudicate(&scores, plies) {
             match o {
                 Outcome::Draw => tally.adjudicated_draw += 1,
@@ -207,15 +247,16 @@ fn play_game(
     let records = kept
         .into_iter()
         .map(|(mut r, side)| {
-            r.result = match (outcome, side) {
-                (Outcome::Draw, _) => Wdl::Draw,
-                (Outcome::RedWins, Color::Red) | (Outcome::BlackWins, Color::Black) => Wdl::Win,
-                _ => Wdl::Loss,
-            };
+            r.result = result_for(outcome, side);
             r
         })
         .collect();
-    Some(GameRecords { records, tally })
+    chain.outcome = outcome;
+    Some(GameRecords {
+        records,
+        chain,
+        tally,
+    })
 }
 
 /// Score adjudication over the scores so far (Red's view, one per ply).
@@ -238,16 +279,67 @@ fn adjudicate(scores: &[i32], plies: usize) -> Option<Outcome> {
     None
 }
 
+/// Where finished games are written, in the order of their numbers.
+enum Sink {
+    Records(DataWriter, Vec<Record>),
+    Chain(ShardSet),
+}
+
+impl Sink {
+    fn write(&mut self, g: GameRecords) -> Result<(), String> {
+        match self {
+            Sink::Records(_, buffer) => buffer.extend(g.records),
+            Sink::Chain(set) => set.push(&g.chain)?,
+        }
+        Ok(())
+    }
+
+    /// Puts what is buffered on disk (for chain shards: closes the frame
+    /// in progress, which costs a little packing, so only now and then).
+    fn flush(&mut self) -> Result<(), String> {
+        match self {
+            Sink::Records(w, buffer) => {
+                w.write(buffer).map_err(|e| format!("write failed: {e}"))?;
+                buffer.clear();
+            }
+            Sink::Chain(set) => set.flush()?,
+        }
+        Ok(())
+    }
+
+    fn positions(&self) -> u64 {
+        match self {
+            Sink::Records(w, buffer) => w.written() + buffer.len() as u64,
+            Sink::Chain(set) => set.positions(),
+        }
+    }
+
+    fn close(self) -> Result<(), String> {
+        match self {
+            Sink::Records(mut w, buffer) => {
+                w.write(&buffer).map_err(|e| format!("write failed: {e}"))
+            }
+            Sink::Chain(mut set) => set.close(),
+        }
+    }
+}
+
 /// Runs the generation, printing progress lines through `progress`; returns
-/// the number of positions written. Stops early (keeping everything written)
-/// when `stop` is set.
+/// the number of positions written. Stops early (keeping every game
+/// finished before the first one still in play) when `stop` is set.
 pub fn run(
     cfg: &DatagenConfig,
     stop: Arc<AtomicBool>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<u64, String> {
-    let mut writer = DataWriter::append(&cfg.out)
-        .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
+    let mut sink = match &cfg.out {
+        Output::Records(path) => Sink::Records(
+            DataWriter::append(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            Vec::new(),
+        ),
+        Output::Chain(shards) => Sink::Chain(ShardSet::open(shards.clone(), progress)?),
+    };
     let next_game = Arc::new(AtomicU64::new(cfg.first_game));
     let last_game = cfg.first_game.saturating_add(cfg.games);
     let (tx, rx) = mpsc::channel::<GameRecords>();
@@ -278,10 +370,12 @@ pub fn run(
     drop(tx);
     let start = Instant::now();
     let mut last_report = Instant::now();
+    let mut last_flush = Instant::now();
     let mut games = 0u64;
     let mut tally = Tally::default();
-    let mut buffer = Vec::new();
-    let mut last_flush = Instant::now();
+    // Games finished ahead of one still in play wait here for it.
+    let mut waiting: BTreeMap<u64, GameRecords> = BTreeMap::new();
+    let mut next_out = cfg.first_game;
     let report = |games: u64, positions: u64, tally: &Tally, progress: &mut dyn FnMut(&str)| {
         let secs = start.elapsed().as_secs_f64().max(1e-3);
         let eta = if games > 0 {
@@ -298,41 +392,54 @@ pub fn run(
             tally.summary()
         ));
     };
-    loop {
-        match rx.recv_timeout(Duration::from_millis(500)) {
-            Ok(g) => {
+    // Written in a closure so that an error still joins the threads below.
+    let mut pump = || -> Result<(), String> {
+        loop {
+            match rx.recv_timeout(Duration::from_millis(500)) {
+                Ok(g) => {
+                    waiting.insert(g.chain.number, g);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+            while let Some(g) = waiting.remove(&next_out) {
                 games += 1;
                 tally.add(&g.tally);
-                buffer.extend(g.records);
+                sink.write(g)?;
+                next_out += 1;
             }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            if last_flush.elapsed() >= FLUSH_EVERY || stop.load(Ordering::Relaxed) {
+                sink.flush()?;
+                last_flush = Instant::now();
+            }
+            if last_report.elapsed() >= Duration::from_secs(10) {
+                report(games, sink.positions(), &tally, progress);
+                last_report = Instant::now();
+            }
         }
-        if !buffer.is_empty()
-            && (last_flush.elapsed() >= Duration::from_secs(5) || stop.load(Ordering::Relaxed))
-        {
-            writer
-                .write(&buffer)
-                .map_err(|e| format!("write failed: {e}"))?;
-            buffer.clear();
-            last_flush = Instant::now();
-        }
-        if last_report.elapsed() >= Duration::from_secs(10) {
-            report(
-                games,
-                writer.written() + buffer.len() as u64,
-                &tally,
-                progress,
-            );
-            last_report = Instant::now();
-        }
+    };
+    let pumped = pump();
+    if pumped.is_err() {
+        stop.store(true, Ordering::Relaxed);
     }
     for h in handles {
         let _ = h.join();
     }
-    writer
-        .write(&buffer)
-        .map_err(|e| format!("write failed: {e}"))?;
-    report(games, writer.written(), &tally, progress);
-    Ok(writer.written())
+    pumped?;
+    if !waiting.is_empty() {
+        progress(&format!(
+            "stopped: game {next_out} was in play, so the {} finished after it are not written; \
+             go on with --first-game {next_out}",
+            waiting.len()
+        ));
+    }
+    let positions = sink.positions();
+    sink.close()?;
+    report(games, positions, &tally, progress);
+    Ok(positions)
 }
+
+/// How often finished games are put on disk: what a hard kill can lose.
+/// For chain shards this closes a frame, and frames much smaller than a few
+/// hundred games pack worse.
+const FLUSH_EVERY: Duration = Duration::from_secs(120);
