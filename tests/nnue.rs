@@ -1049,7 +1049,7 @@ fn datamix_files_and_large_files_read_in_pieces() {
 
 #[test]
 fn datagen_plays_refereed_games_and_labels_them() {
-    use chuhe::datagen::{run, DatagenConfig};
+    use chuhe::datagen::{run, DatagenConfig, Output};
     let dir = std::env::temp_dir().join(format!("chuhe-datagen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("d.bin");
@@ -1060,7 +1060,7 @@ fn datagen_plays_refereed_games_and_labels_them() {
         nodes: 300,
         soft_nodes: None,
         threads: 2,
-        out: out.clone(),
+        out: Output::Records(out.clone()),
         openings: Vec::new(),
         random_plies: 4,
         seed: 3,
@@ -1095,7 +1095,7 @@ fn datagen_plays_refereed_games_and_labels_them() {
     let again = dir.join("e.bin");
     let _ = std::fs::remove_file(&again);
     let cfg2 = DatagenConfig {
-        out: again.clone(),
+        out: Output::Records(again.clone()),
         threads: 1,
         ..cfg.clone()
     };
@@ -1111,7 +1111,7 @@ fn datagen_plays_refereed_games_and_labels_them() {
     let _ = std::fs::remove_file(&split);
     for first_game in [0, 2] {
         let part = DatagenConfig {
-            out: split.clone(),
+            out: Output::Records(split.clone()),
             games: 2,
             first_game,
             ..cfg.clone()
