@@ -200,7 +200,7 @@ fn random_games(n: usize, seed: u64) -> Vec<ChainGame> {
                     plies.push(ChainPly {
                         mv,
                         score,
-                        keep: rng.next_u64() % 4 != 0,
+                        keep: !rng.next_u64().is_multiple_of(4),
                     });
                 }
                 pos.make_move(mv);
