@@ -1,4 +1,4 @@
-//! The long fuzz run (see README, "Fuzzing"):
+//! The long fuzz run (see docs/DEVELOPMENT.md, "Fuzzing"):
 //!
 //!     cargo run --release --example fuzz -- [--target NAME|all] [--inputs N]
 //!         [--seed S] [--first I] [--bin target/release/chuhe] [--lines L]

@@ -429,7 +429,7 @@ impl<'a, 'b> Game<'a, 'b> {
     /// Whether a verdict leaves the game running: a forbidden perpetual
     /// attack (长捉, 长杀, 一将一捉 and the like, not a perpetual check) only
     /// obliges the offender to vary at the third occurrence; it loses when it
-    /// repeats the cycle anyway (RULES.md, "When it is judged"). `turn` sends
+    /// repeats the cycle anyway (docs/RULES.md, "When it is judged"). `turn` sends
     /// the ban (`banmoves` / `searchmoves`) and rules on a repeat. Ending the
     /// game here instead forfeited engines that do not know these rules (such
     /// as ElephantEye, whose rules see checks and chases only) without the

@@ -23,13 +23,13 @@ pub const MAX_LEVEL: u32 = 20;
 /// Lines searched at a reduced level: the candidates of the choice.
 const LINES: usize = 4;
 /// The budget of level 0. With less, four lines do not get past the first
-/// ply, and one-ply play measured stronger than two-ply play (300 nodes
-/// beat 630 by 62-38 over 100 games): the levels would not rise with the
-/// budget at the bottom.
+/// ply, and one-ply play measured stronger than two-ply play, so the levels
+/// would not rise with the budget at the bottom (docs/RESULTS.md, "Playing
+/// strength levels").
 const LEVEL_0_NODES: f64 = 630.0;
 
-/// The levels' ratings as measured (README, "Analysis and playing
-/// strength"): (level, Elo), levels rising. The ladder up to level 12 is
+/// The levels' ratings as measured (docs/RESULTS.md, "Playing strength
+/// levels"): (level, Elo), levels rising. The ladder up to level 12 is
 /// self-play between levels two apart; levels 12, 14 and 16 were played
 /// against ElephantEye 3.31 at 5 s + 0.05 s, which the scale places at
 /// 2500; full strength (20) is its result against ElephantEye at

@@ -66,10 +66,9 @@ params! {
     fut_per_ply FUT_PER_PLY "FutPerPly" = 100, 30..=250;
     /// Late-move pruning: past (3 + depth²) moves a node prunes its
     /// remaining quiet moves, past (3 + depth²) / this when not improving.
-    /// One (the same count either way) beat two: an SPRT at 20,000 nodes a
-    /// move accepted it (+102 Elo [+61, +146], 179 games), and 769 games at
-    /// 5 s + 0.05 s had it +12 [-3, +28]. Four (closer to Pikafish's five)
-    /// lost: -46 Elo [-90, -4] over 106 games at 5 s + 0.05 s.
+    /// One, the same count either way: in matches it beat two, and four
+    /// (closer to Pikafish's five) lost (docs/RESULTS.md, "Search changes"
+    /// and "Tuning the search").
     lmp_div LMP_DIV "LmpDiv" = 1, 1..=8;
     /// Quiet moves with history below minus this per ply are pruned.
     hist_prune HIST_PRUNE "HistPrune" = 4000, 1000..=12000;
@@ -82,9 +81,8 @@ params! {
     /// History points per ply of reduction removed.
     lmr_hist_div LMR_HIST_DIV "LmrHistDiv" = 8000, 2000..=20000;
     /// Plies more reduction at an expected cut node (the cutoff there
-    /// usually comes from one of the first moves). Two, Stockfish's value,
-    /// showed no gain: -8 Elo [-41, +24] over 173 games of an SPRT left
-    /// undecided.
+    /// usually comes from one of the first moves). One: Stockfish's two
+    /// showed no gain here (docs/RESULTS.md, "Tuning the search").
     lmr_cut LMR_CUT "LmrCut" = 1, 0..=4;
     /// A reduced search that beats the best score so far by this much
     /// (plus two per ply) is verified a ply deeper; one that beats it by
