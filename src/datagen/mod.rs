@@ -66,12 +66,14 @@ pub enum Output {
 /// about a static evaluation), and a side this far behind for
 /// `RESIGN_PLIES` plies in a row has lost.
 const RESIGN_CP: i32 = 1500;
-const RESIGN_PLIES: usize = 8;
+const RESIGN_PLIES: usize = 4;
 /// A game this long with the score within `DRAW_CP` of zero for
 /// `DRAW_PLIES` plies in a row is a draw.
 const DRAW_FROM_PLY: usize = 120;
 const DRAW_CP: i32 = 10;
 const DRAW_PLIES: usize = 16;
+/// A mate's score as stored (either side's view).
+const MATE_CP: i32 = 30_000;
 /// Backstop: the natural limit ends any real game long before this.
 const MAX_PLIES: usize = 800;
 
@@ -210,8 +212,8 @@ fn play_game(
         let us = pos.side_to_move();
         let cp = match res.score {
             Score::Cp(c) => c,
-            Score::Mate(n) if n > 0 => 30_000,
-            Score::Mate(_) => -30_000,
+            Score::Mate(n) if n > 0 => MATE_CP,
+            Score::Mate(_) => -MATE_CP,
         };
         let red_cp = if us == Color::Red { cp } else { -cp };
         scores.push(red_cp);
@@ -261,6 +263,18 @@ fn play_game(
 
 /// Score adjudication over the scores so far (Red's view, one per ply).
 fn adjudicate(scores: &[i32], plies: usize) -> Option<Outcome> {
+    // A mate proved by both sides' searches, one after the other: the
+    // game's result is known, and the plies to the mate would be searched
+    // only to be thrown away (decided positions are never kept).
+    if let [.., a, b] = scores {
+        if a.abs() == MATE_CP && a == b {
+            return Some(if *a > 0 {
+                Outcome::RedWins
+            } else {
+                Outcome::BlackWins
+            });
+        }
+    }
     if scores.len() >= RESIGN_PLIES {
         let tail = &scores[scores.len() - RESIGN_PLIES..];
         if tail.iter().all(|&s| s >= RESIGN_CP) {
@@ -443,3 +457,25 @@ pub fn run(
 /// For chain shards this closes a frame, and frames much smaller than a few
 /// hundred games pack worse.
 const FLUSH_EVERY: Duration = Duration::from_secs(120);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjudication_by_mate_resignation_and_dead_draw() {
+        // A mate seen by one side's search alone is not enough.
+        assert_eq!(adjudicate(&[10, MATE_CP], 40), None);
+        assert_eq!(adjudicate(&[MATE_CP, MATE_CP], 40), Some(Outcome::RedWins));
+        assert_eq!(
+            adjudicate(&[0, -MATE_CP, -MATE_CP], 40),
+            Some(Outcome::BlackWins)
+        );
+        let lost = [-RESIGN_CP; RESIGN_PLIES];
+        assert_eq!(adjudicate(&lost, 40), Some(Outcome::BlackWins));
+        assert_eq!(adjudicate(&lost[1..], 40), None);
+        let quiet = [3; DRAW_PLIES];
+        assert_eq!(adjudicate(&quiet, DRAW_FROM_PLY), Some(Outcome::Draw));
+        assert_eq!(adjudicate(&quiet, DRAW_FROM_PLY - 1), None);
+    }
+}
