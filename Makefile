@@ -3,7 +3,7 @@
 CARGO ?= cargo
 BIN := target/release/chuhe
 
-.PHONY: build native tune test bench perft clippy fmt
+.PHONY: build native tune stats test bench perft clippy fmt
 
 .DEFAULT_GOAL := build
 
@@ -18,6 +18,12 @@ native:
 # target/tune/release/chuhe. Slower than the real build; never for play.
 tune:
 	$(CARGO) build --release --features tune --target-dir target/tune
+
+# A build that counts the search tree by node type (cut-offs, reductions,
+# pruning, extensions) and prints the counts after `chuhe bench`:
+# target/stats/release/chuhe. For diagnosis; the counting slows it.
+stats:
+	$(CARGO) build --release --features stats --target-dir target/stats
 
 test:
 	$(CARGO) test

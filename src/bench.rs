@@ -142,6 +142,7 @@ pub fn run(
     };
     let mut total = 0u64;
     let start = Instant::now();
+    chuhe_core::search::stats::reset();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = match Position::from_fen(fen) {
             Ok(p) => p,
@@ -168,6 +169,12 @@ pub fn run(
         nodes: total,
         time_ms: start.elapsed().as_millis() as u64,
     };
+    if chuhe_core::search::stats::ENABLED {
+        // Before the summary, which stays the last line (CI reads it).
+        for line in chuhe_core::search::stats::report().lines() {
+            out(line);
+        }
+    }
     out(&result.summary());
     result
 }

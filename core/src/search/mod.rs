@@ -27,6 +27,7 @@ mod movepick;
 pub mod params;
 mod searcher;
 pub mod see;
+pub mod stats;
 mod time;
 mod tt;
 pub mod values;

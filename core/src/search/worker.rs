@@ -7,6 +7,7 @@ use super::limits::{Limits, SearchInfo, StopHandle};
 use super::movepick::MovePicker;
 use super::params;
 use super::see::see_ge;
+use super::stats::{self, Stat};
 use super::time::{effort_scale, TimeManager};
 use super::tt::{Bound, Tt, TtHit};
 use super::values::*;
@@ -370,6 +371,8 @@ impl<'a> Worker<'a> {
         if self.aborted {
             return 0;
         }
+        let nt = stats::node_type(pv, cut);
+        stats::bump(nt, Stat::Nodes);
         if pv && ply > self.seldepth {
             self.seldepth = ply;
         }
@@ -401,8 +404,10 @@ impl<'a> Worker<'a> {
             hit.map_or(Move::NONE, |h| h.mv)
         };
         if let Some(h) = hit {
+            stats::bump(nt, Stat::TtHit);
             if !pv && excluded.is_none() && h.depth >= depth {
                 if let Some(s) = tt_cutoff(&h, ply, alpha, beta) {
+                    stats::bump(nt, Stat::TtCutoff);
                     return s;
                 }
             }
@@ -449,6 +454,7 @@ impl<'a> Worker<'a> {
                 && self.has_big_pieces()
                 && eval - params::rfp_margin() * (depth - improving as i32) >= beta
             {
+                stats::bump(nt, Stat::RfpCutoff);
                 return eval;
             }
             // Null move: if passing still beats beta, a real move will too.
@@ -464,6 +470,7 @@ impl<'a> Worker<'a> {
                 let r = params::nmp_base()
                     + depth / params::nmp_depth_div()
                     + ((eval - beta) / params::nmp_eval_div()).min(3);
+                stats::bump(nt, Stat::NmpTried);
                 self.stack[ply].cont = NO_CONT;
                 self.eval.push_null();
                 self.pos.make_null();
@@ -477,12 +484,14 @@ impl<'a> Worker<'a> {
                 if v >= beta {
                     let v = if v >= WIN_BOUND { beta } else { v };
                     if self.nmp_min_ply > 0 || depth < 12 {
+                        stats::bump(nt, Stat::NmpCutoff);
                         return v;
                     }
                     self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
                     let w = self.search(false, depth - r, beta - 1, beta, ply, false);
                     self.nmp_min_ply = 0;
                     if w >= beta {
+                        stats::bump(nt, Stat::NmpCutoff);
                         return v;
                     }
                 }
@@ -525,6 +534,7 @@ impl<'a> Worker<'a> {
                         depth - 3,
                         Bound::Lower,
                     );
+                    stats::bump(nt, Stat::ProbcutCutoff);
                     return v;
                 }
             }
@@ -544,6 +554,8 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
+        // Moves searched (move_count counts the pruned ones too).
+        let mut searched = 0u64;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let big = self.has_big_pieces();
@@ -575,23 +587,28 @@ impl<'a> Worker<'a> {
                     let lmp_div = if improving { 1 } else { params::lmp_div() };
                     if move_count >= ((3 + depth * depth) / lmp_div) as usize {
                         mp.skip_quiets = true;
+                        stats::bump(nt, Stat::PruneLmp);
                         continue;
                     }
                     if !in_check
                         && lmr_depth < 6
                         && eval + params::fut_base() + params::fut_per_ply() * lmr_depth <= alpha
                     {
+                        stats::bump(nt, Stat::PruneFutility);
                         continue;
                     }
                     if lmr_depth < 3 && hist < -params::hist_prune() * depth {
+                        stats::bump(nt, Stat::PruneHistory);
                         continue;
                     }
                     if !in_check
                         && !see_ge(&self.pos, mv, -params::see_quiet() * lmr_depth * lmr_depth)
                     {
+                        stats::bump(nt, Stat::PruneSeeQuiet);
                         continue;
                     }
                 } else if depth <= 6 && !see_ge(&self.pos, mv, -params::see_capture() * depth) {
+                    stats::bump(nt, Stat::PruneSeeCapture);
                     continue;
                 }
             }
@@ -604,6 +621,7 @@ impl<'a> Worker<'a> {
                 && pv
                 && (ply as i32) < 2 * self.root_depth
                 && see_ge(&self.pos, mv, -50)) as i32;
+            stats::add(nt, Stat::ExtCheck, ext as u64);
 
             // Singular extension: when the TT move beats every other move
             // by a margin (a search without it fails low), it is extended;
@@ -635,16 +653,26 @@ impl<'a> Worker<'a> {
                         {
                             ext = 2;
                         }
+                        let kind = if ext == 2 {
+                            Stat::ExtDouble
+                        } else {
+                            Stat::ExtSingular
+                        };
+                        stats::bump(nt, kind);
                     } else if s_beta >= beta {
+                        stats::bump(nt, Stat::MultiCut);
                         return s_beta;
                     } else if tt_score >= beta {
                         ext = -1;
+                        stats::bump(nt, Stat::ExtNegative);
                     }
                 }
             }
             let mut new_depth = depth - 1 + ext;
 
             let nodes_before = self.nodes;
+            searched += 1;
+            stats::bump(nt, Stat::Moves);
             self.make(mv, ply, Some(gives_check), child_key);
             self.stack[ply + 1].double_exts += (ext >= 2) as u8;
             let mut v = -INF;
@@ -654,6 +682,8 @@ impl<'a> Worker<'a> {
                 r -= refutation as i32 + gives_check as i32;
                 r -= hist / params::lmr_hist_div();
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
+                stats::bump(nt, Stat::LmrSearches);
+                stats::add(nt, Stat::LmrPlies, (new_depth - d).max(0) as u64);
                 v = -self.search(false, d, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && d < new_depth {
                     // How far the reduced search beat the best so far says
@@ -662,6 +692,7 @@ impl<'a> Worker<'a> {
                     new_depth += (v > best + params::lmr_deeper() + 2 * new_depth) as i32;
                     new_depth -= (v < best + params::lmr_shallower()) as i32;
                     if d < new_depth {
+                        stats::bump(nt, Stat::LmrResearch);
                         v = -self.search(false, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
                     }
                 }
@@ -669,6 +700,7 @@ impl<'a> Worker<'a> {
                 v = -self.search(false, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
             }
             if pv && (move_count == 1 || (v > alpha && (root || v < beta))) {
+                stats::add(nt, Stat::PvsResearch, (move_count > 1) as u64);
                 v = -self.search(true, new_depth, -beta, -alpha, ply + 1, false);
             }
             self.unmake();
@@ -691,6 +723,9 @@ impl<'a> Worker<'a> {
                         self.iter_best = Some((mv, v, line));
                     }
                     if v >= beta {
+                        stats::bump(nt, Stat::FailHigh);
+                        stats::add(nt, Stat::FailHighFirst, (searched == 1) as u64);
+                        stats::add(nt, Stat::MovesBeforeCut, searched);
                         break;
                     }
                     alpha = v;
@@ -710,6 +745,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        stats::add(nt, Stat::Searched, (searched > 0) as u64);
         if move_count == 0 {
             // No legal move: mated or stalemated, both lost in xiangqi. With
             // a move left out, the one move there is beats this bound.
