@@ -94,9 +94,22 @@ pub fn node_type(pv: bool, cut: bool) -> usize {
     }
 }
 
+/// Remaining depths counted apart by `at_depth` (deeper ones with the last).
+pub const DEPTHS: usize = 24;
+
+/// What `at_depth` counts, by remaining depth: nodes, moves searched, and
+/// the plies late-move reduction took off them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub enum DepthStat {
+    Nodes,
+    Moves,
+    LmrPlies,
+}
+
 #[cfg(feature = "stats")]
 mod on {
-    use super::STATS;
+    use super::{DEPTHS, STATS};
     use std::sync::atomic::{AtomicU64, Ordering};
 
     #[allow(clippy::declare_interior_mutable_const)]
@@ -104,9 +117,19 @@ mod on {
     #[allow(clippy::declare_interior_mutable_const)]
     const ROW: [AtomicU64; STATS] = [ZERO; STATS];
     pub static COUNTS: [[AtomicU64; STATS]; 3] = [ROW; 3];
+    #[allow(clippy::declare_interior_mutable_const)]
+    const TRIPLE: [AtomicU64; 3] = [ZERO; 3];
+    #[allow(clippy::declare_interior_mutable_const)]
+    const DEPTH_ROW: [[AtomicU64; 3]; DEPTHS] = [TRIPLE; DEPTHS];
+    pub static BY_DEPTH: [[[AtomicU64; 3]; DEPTHS]; 3] = [DEPTH_ROW; 3];
 
     pub fn add(kind: usize, stat: usize, n: u64) {
         COUNTS[kind][stat].fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub fn at_depth(kind: usize, depth: i32, stat: usize, n: u64) {
+        let d = (depth.max(0) as usize).min(DEPTHS - 1);
+        BY_DEPTH[kind][d][stat].fetch_add(n, Ordering::Relaxed);
     }
 
     pub fn get(kind: usize, stat: usize) -> u64 {
@@ -119,6 +142,13 @@ mod on {
                 c.store(0, Ordering::Relaxed);
             }
         }
+        for kind in &BY_DEPTH {
+            for row in kind {
+                for c in row {
+                    c.store(0, Ordering::Relaxed);
+                }
+            }
+        }
     }
 }
 
@@ -129,6 +159,15 @@ pub fn add(kind: usize, stat: Stat, n: u64) {
     on::add(kind, stat as usize, n);
     #[cfg(not(feature = "stats"))]
     let _ = (kind, stat, n);
+}
+
+/// Adds `n` to a counter of node type `kind` at remaining depth `depth`.
+#[inline(always)]
+pub fn at_depth(kind: usize, depth: i32, stat: DepthStat, n: u64) {
+    #[cfg(feature = "stats")]
+    on::at_depth(kind, depth, stat as usize, n);
+    #[cfg(not(feature = "stats"))]
+    let _ = (kind, depth, stat, n);
 }
 
 #[inline(always)]
@@ -167,7 +206,8 @@ pub fn report() -> String {
             );
         }
         let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
-        let rows: [(&str, Box<dyn Fn(usize) -> f64>); 11] = [
+        type Rate<'a> = (&'a str, Box<dyn Fn(usize) -> f64 + 'a>);
+        let rows: [Rate; 11] = [
             (
                 "share of nodes %",
                 Box::new(|k| {
@@ -230,6 +270,45 @@ pub fn report() -> String {
                 f(PV),
                 f(CUT),
                 f(ALL)
+            );
+        }
+        // By remaining depth: where the nodes are, how many moves each
+        // node type searches there, and the mean reduction of those moves.
+        let _ = writeln!(
+            out,
+            "depth {:>10} {:>10} {:>10} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6}",
+            "pv nodes",
+            "cut nodes",
+            "all nodes",
+            "pv mv",
+            "cut mv",
+            "all mv",
+            "pv r",
+            "cut r",
+            "all r"
+        );
+        let d3 = |k: usize, d: usize, s: DepthStat| {
+            on::BY_DEPTH[k][d][s as usize].load(std::sync::atomic::Ordering::Relaxed) as f64
+        };
+        for d in 1..DEPTHS {
+            let n = |k| d3(k, d, DepthStat::Nodes);
+            if n(PV) + n(CUT) + n(ALL) == 0.0 {
+                continue;
+            }
+            let mv = |k| d3(k, d, DepthStat::Moves) / n(k).max(1.0);
+            let r = |k| d3(k, d, DepthStat::LmrPlies) / d3(k, d, DepthStat::Moves).max(1.0);
+            let _ = writeln!(
+                out,
+                "{d:>5} {:>10} {:>10} {:>10} {:>7.2} {:>7.2} {:>7.2} {:>6.2} {:>6.2} {:>6.2}",
+                n(PV),
+                n(CUT),
+                n(ALL),
+                mv(PV),
+                mv(CUT),
+                mv(ALL),
+                r(PV),
+                r(CUT),
+                r(ALL)
             );
         }
         out

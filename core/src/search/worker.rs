@@ -7,7 +7,7 @@ use super::limits::{Limits, SearchInfo, StopHandle};
 use super::movepick::MovePicker;
 use super::params;
 use super::see::see_ge;
-use super::stats::{self, Stat};
+use super::stats::{self, DepthStat, Stat};
 use super::time::{effort_scale, TimeManager};
 use super::tt::{Bound, Tt, TtHit};
 use super::values::*;
@@ -373,6 +373,7 @@ impl<'a> Worker<'a> {
         }
         let nt = stats::node_type(pv, cut);
         stats::bump(nt, Stat::Nodes);
+        stats::at_depth(nt, depth, DepthStat::Nodes, 1);
         if pv && ply > self.seldepth {
             self.seldepth = ply;
         }
@@ -673,6 +674,7 @@ impl<'a> Worker<'a> {
             let nodes_before = self.nodes;
             searched += 1;
             stats::bump(nt, Stat::Moves);
+            stats::at_depth(nt, depth, DepthStat::Moves, 1);
             self.make(mv, ply, Some(gives_check), child_key);
             self.stack[ply + 1].double_exts += (ext >= 2) as u8;
             let mut v = -INF;
@@ -684,6 +686,12 @@ impl<'a> Worker<'a> {
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 stats::bump(nt, Stat::LmrSearches);
                 stats::add(nt, Stat::LmrPlies, (new_depth - d).max(0) as u64);
+                stats::at_depth(
+                    nt,
+                    depth,
+                    DepthStat::LmrPlies,
+                    (new_depth - d).max(0) as u64,
+                );
                 v = -self.search(false, d, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && d < new_depth {
                     // How far the reduced search beat the best so far says
