@@ -445,3 +445,43 @@ fn a_whole_game_review_marks_the_moves() {
     assert_eq!(plies.len(), 4);
     assert!(plies.iter().all(|p| p["red_cp"].is_i64()));
 }
+
+#[test]
+fn the_engine_stops_promptly() {
+    use chuhe::gui::engine::{EngineHandle, Event, Job};
+    use chuhe_core::board::Position;
+    use chuhe_core::engine::Strength;
+    use chuhe_core::search::Limits;
+    use std::sync::mpsc::channel;
+    let (tx, rx) = channel();
+    let mut engine = EngineHandle::spawn(
+        1,
+        16,
+        Box::new(move |id, e| {
+            if let Event::Done(_) = e {
+                let _ = tx.send((id, Instant::now()));
+            }
+        }),
+    );
+    for _ in 0..3 {
+        let id = engine.start(Job::Search {
+            pos: Box::new(Position::startpos()),
+            limits: Limits {
+                infinite: true,
+                multipv: 3,
+                ..Limits::default()
+            },
+            strength: Strength::full(),
+            fresh: false,
+        });
+        thread::sleep(Duration::from_millis(400));
+        let asked = Instant::now();
+        engine.stop();
+        let (done, at) = rx.recv_timeout(Duration::from_secs(5)).expect("it stops");
+        assert_eq!(done, id);
+        let took = at.duration_since(asked);
+        println!("stopped in {took:?}");
+        // 50 ms is the aim; the bound leaves room for a loaded test machine.
+        assert!(took < Duration::from_millis(200), "took {took:?}");
+    }
+}
