@@ -21,7 +21,7 @@ pub use report::html;
 use crate::record::Game;
 use chuhe_core::board::{notation, Color, Move, Position};
 use chuhe_core::rules::{self, How, Outcome, Reason, Verdict};
-use chuhe_core::search::{values, Limits, Score, Searcher};
+use chuhe_core::search::{values, Limits, Score, Searcher, StopHandle};
 
 /// Centipawns that stand for a mate (less the plies to it).
 pub const MATE_CP: i32 = 10_000;
@@ -261,6 +261,17 @@ pub fn analyze(
     settings: &Settings,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Analysis, String> {
+    analyze_with_stop(game, settings, &StopHandle::new(), progress)
+}
+
+/// `analyze`, ended early (an error) when `stop` is stopped: `chuhe gui`
+/// stops a review the moment the user wants the engine for something else.
+pub fn analyze_with_stop(
+    game: &Game,
+    settings: &Settings,
+    stop: &StopHandle,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Analysis, String> {
     let start = game
         .start_position()
         .map_err(|e| format!("bad start position: {e}"))?;
@@ -285,11 +296,14 @@ pub fn analyze(
         total: moves.len(),
         last: None,
     });
-    searched.push(search(&mut engine, &pos, &settings.limits));
+    searched.push(search(&mut engine, &pos, &settings.limits, stop));
     for (i, &mv) in moves.iter().enumerate() {
+        if stop.is_stopped() {
+            return Err("analysis stopped".into());
+        }
         let before_pos = pos.clone();
         pos.make_move(mv);
-        searched.push(search(&mut engine, &pos, &settings.limits));
+        searched.push(search(&mut engine, &pos, &settings.limits, stop));
         let s = &searched[i];
         let after = searched[i + 1].eval.negate();
         // In a left-right symmetric position (the start) a move and its
@@ -344,7 +358,7 @@ pub fn analyze(
     })
 }
 
-fn search(engine: &mut Searcher, pos: &Position, limits: &Limits) -> Searched {
+fn search(engine: &mut Searcher, pos: &Position, limits: &Limits, stop: &StopHandle) -> Searched {
     if let Some(v) = rules::judge(pos) {
         return Searched {
             eval: Eval::from_verdict(&v, pos.side_to_move()),
@@ -354,7 +368,7 @@ fn search(engine: &mut Searcher, pos: &Position, limits: &Limits) -> Searched {
         };
     }
     let mut pv = Vec::new();
-    let result = engine.go(pos, limits, &mut |info| {
+    let result = engine.go_with(pos, limits, stop, &mut |info| {
         if !info.pv.is_empty() {
             pv = info.pv.clone();
         }
@@ -378,7 +392,7 @@ fn side_word(c: Color) -> &'static str {
 }
 
 /// The verdict in words, and the judge's report.
-fn ending(pos: &Position, verdict: Verdict) -> Ending {
+pub fn ending(pos: &Position, verdict: Verdict) -> Ending {
     let judged = super::judge::judge_game(pos);
     let detail = super::judge::render_text(pos, &judged);
     let loser = match verdict.outcome {

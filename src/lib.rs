@@ -1,6 +1,7 @@
 //! Chuhe's tools, built on the engine core (`chuhe_core`): the match
 //! runner, game analysis, record reading and writing, opening-book
-//! building, self-play data generation and the network trainer, plus the
+//! building, self-play data generation, the network trainer and the
+//! browser board (`gui`), plus the
 //! command line's argument definitions. Nothing here is linked into the
 //! engine's search; the engine core never imports this crate.
 
@@ -10,6 +11,7 @@ pub mod book;
 pub mod cli;
 pub mod convert;
 pub mod datagen;
+pub mod gui;
 pub mod judge;
 pub mod matches;
 pub mod record;

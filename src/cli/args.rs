@@ -122,6 +122,23 @@ pub enum Command {
     /// Opening books: build one from games, or look a position up.
     #[command(subcommand)]
     Book(BookCommand),
+    /// A board in the browser, served by this program on 127.0.0.1: play
+    /// the engine, analyse, load and save XQF and PGN. Prints the page's
+    /// URL (with this run's token) as its first line and opens it.
+    Gui {
+        /// Port to listen on (0: any free port).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Only print the URL; do not open a browser.
+        #[arg(long)]
+        no_browser: bool,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
     /// Convert game records between XQF and PGN (variations and comments kept).
     /// `chuhe convert IN OUT` for one file; several files or directories go
     /// into an output directory (or all into one .pgn file).

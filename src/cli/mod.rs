@@ -129,6 +129,19 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
         Some(Command::Analyze(args)) => analyze::run(*args)
             .map(|()| ExitCode::SUCCESS)
             .map_err(|e| e.to_string()),
+        Some(Command::Gui {
+            port,
+            no_browser,
+            threads,
+            hash,
+        }) => {
+            let options = crate::gui::Options {
+                port,
+                threads: threads.clamp(1, chuhe_core::search::MAX_THREADS),
+                hash_mb: hash.clamp(chuhe_core::search::MIN_HASH_MB, 4096),
+            };
+            crate::gui::run(&options, !no_browser).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Convert { mut paths, to }) => {
             let out = paths.pop().unwrap_or_default();
             let summary = crate::convert::convert(&paths, &out, to)?;

@@ -80,7 +80,7 @@ pub fn move_from_engine(text: &str, base: u8) -> Option<Move> {
     // file letter, rank 1-10, file letter, rank 1-10: `a10a9`, `b1c3`.
     let b = text.as_bytes();
     let square = |i: usize| -> Option<(Square, usize)> {
-        let file = b.get(i).filter(|c| (b'a'..=b'i').contains(c))? - b'a';
+        let file = b.get(i).filter(|c| (b'a'..=b'i').contains(*c))? - b'a';
         let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
         let rank = match &b[i + 1..i + 1 + digits] {
             [d @ b'1'..=b'9'] => d - b'0',
