@@ -218,15 +218,15 @@ try:
     # ---- a record, the analysis, a move during it ---------------------------
     wd("POST", S + f"/element/{list(find('#file').values())[0]}/value",
        {"text": os.path.join(OUT, "game.xqf")})
-    count = wait("the XQF game's moves", "return document.querySelectorAll('#moves li').length == 16 &&"
-                 " document.querySelectorAll('#moves li').length")
-    print(f"== XQF loaded: {count} moves")
+    count = wait("the XQF game's moves", "return document.querySelectorAll('#moves li.mv').length == 16 &&"
+                 " document.querySelectorAll('#moves li.mv').length")
+    print(f"== XQF loaded: {count} plies")
     comment_shown = False
     click("#next")
     comment_shown = wait("the first move's comment",
                          "return document.getElementById('comment').textContent.includes('central cannon')", 5)
-    js("document.querySelectorAll('#moves li')[9].click()")
-    wait("ply 10", "return document.querySelector('#moves li.current') === document.querySelectorAll('#moves li')[9]")
+    js("document.querySelectorAll('#moves li.mv')[9].click()")
+    wait("ply 10", "return document.querySelector('#moves li.mv.current') === document.querySelectorAll('#moves li.mv')[9]")
     click("#analyse")
     n_lines = wait("three analysis lines", "return document.querySelectorAll('#lines li').length >= 3 &&"
                    " document.querySelectorAll('#lines li').length")
@@ -251,7 +251,7 @@ try:
     frm = sorted(legal)[0]
     to = legal[frm][0]
     move_by_clicks(frm, to)
-    after = wait("the clicked move", "return document.querySelectorAll('#moves li').length == 11 &&"
+    after = wait("the clicked move", "return document.querySelectorAll('#moves li.mv').length == 11 &&"
                  " state.last_move", 10)
     print(f"== clicked {frm}{to}: last move {after}")
     if after != frm + to:
@@ -267,7 +267,7 @@ try:
     print(f"== review: {status}; graph paths {graph}")
     if not graph:
         fail("no score graph")
-    js("document.querySelectorAll('#moves li')[6].click()")
+    js("document.querySelectorAll('#moves li.mv')[6].click()")
     wait("analysis after the review", "return document.querySelectorAll('#lines li').length >= 3", 20)
     time.sleep(1.5)
     shot("analysis.png")

@@ -279,11 +279,27 @@ function fmtClock(ms) {
   return `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// Moves are numbered as moves, not plies: "1. Red Black" on a row, as
+// records are written; a game from a Black-to-move position starts its first
+// row with an empty Red cell.
 function drawMoves() {
   const list = $("moves");
   list.textContent = "";
-  state.moves.forEach((m, i) => {
+  const fields = (state.start_fen || "").split(/\s+/);
+  const blackFirst = fields[1] === "b";
+  const first = Math.max(1, parseInt(fields[5], 10) || 1);
+  const cell = (cls, text) => {
     const li = document.createElement("li");
+    li.className = cls;
+    li.textContent = text;
+    list.appendChild(li);
+  };
+  state.moves.forEach((m, i) => {
+    const k = i + (blackFirst ? 1 : 0);
+    if (k % 2 === 0 || i === 0) cell("num", `${first + Math.floor(k / 2)}.`);
+    if (i === 0 && blackFirst) cell("empty", "…");
+    const li = document.createElement("li");
+    li.className = "mv";
     li.textContent = moveText(m);
     if (m.mark) {
       const s = document.createElement("span");
@@ -329,9 +345,9 @@ function drawGraph() {
 function drawReview() {
   const r = state.review;
   let text = "";
-  if (r.running) text = `Analysing: ${r.done}/${r.total} moves…`;
+  if (r.running) text = `Analysing: ${r.done}/${r.total} plies…`;
   else if (r.error) text = r.error;
-  else if (r.plies.length) text = `Done: ${r.plies.length} moves.` + (r.ending ? ` Rules: ${r.ending}` : "");
+  else if (r.plies.length) text = `Done: ${r.plies.length} plies.` + (r.ending ? ` Rules: ${r.ending}` : "");
   $("review-status").textContent = text;
   $("review-stop").disabled = !r.running;
   drawGraph();
