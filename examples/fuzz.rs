@@ -3,7 +3,10 @@
 //!     cargo run --release --example fuzz -- [--target NAME|all] [--inputs N]
 //!         [--seed S] [--first I] [--bin target/release/chuhe] [--lines L]
 //!
-//! In-process targets: fen, moves, protocol-parse, judge, openings, config.
+//! In-process targets: fen, moves, protocol-parse, judge, openings, config,
+//! and the file readers pgn, xqf, records, book, network, mate-suite (these
+//! also check each input's peak memory against a budget; see
+//! tests/support/fuzz_readers.rs).
 //! `session` drives the engine binary (`--bin`) over pipes with random
 //! scripts of `--lines` lines (default 200); its inputs are lines. Prints
 //! one summary line per target and every failure with the index that
