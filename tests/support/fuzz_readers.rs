@@ -4,7 +4,8 @@
 //! suites. Besides "no panic", each reader's memory is a checked property:
 //! what one call holds at its peak must stay under `budget` of its input
 //! (see `alloc_count`); a reader that allocates without end is caught by
-//! the hard cap there and reported by the driver's watchdog.
+//! the hard cap there and reported by the driver's watchdog. So is its
+//! time (`time_budget`), and a hang is the watchdog's too.
 //!
 //! Inputs start from files the writers produce (so the readers get past
 //! their first checks) and are damaged at the level of the format: text
@@ -28,15 +29,33 @@ pub fn budget(len: usize) -> usize {
     (64 << 20) + 256 * len
 }
 
-/// Runs a reader on `input` under the memory budget.
+/// The time a reader may take for an input of `len` bytes: far more than
+/// a linear reader needs (well under a millisecond for the inputs here),
+/// so that only work growing faster than the input, or a busy machine
+/// beyond reason, fails it.
+pub fn time_budget(len: usize) -> std::time::Duration {
+    std::time::Duration::from_secs(2) + std::time::Duration::from_micros(2 * len as u64)
+}
+
+/// Runs a reader on `input` under the memory and time budgets.
 pub fn bounded<R>(what: &str, input: &[u8], f: impl FnOnce() -> R) -> Result<R, String> {
+    let t0 = std::time::Instant::now();
     let (out, peak) = alloc_count::measure(f);
+    let took = t0.elapsed();
     let limit = budget(input.len());
+    let start = || String::from_utf8_lossy(&input[..input.len().min(120)]).into_owned();
     if peak > limit {
         return Err(format!(
             "{what}: held {peak} bytes for a {}-byte input (budget {limit}); input starts {:?}",
             input.len(),
-            String::from_utf8_lossy(&input[..input.len().min(120)])
+            start()
+        ));
+    }
+    if took > time_budget(input.len()) {
+        return Err(format!(
+            "{what}: took {took:?} for a {}-byte input; input starts {:?}",
+            input.len(),
+            start()
         ));
     }
     Ok(out)

@@ -138,11 +138,11 @@ pub fn mutate(r: &mut Rng, text: &str) -> String {
                 let from = r.below(chars.len());
                 let len = 1 + r.below(chars.len() - from);
                 let slice: Vec<char> = chars[from..from + len].to_vec();
-                for _ in 0..1 + r.below(4) {
-                    for (k, c) in slice.iter().enumerate() {
-                        chars.insert(at.min(chars.len()) + k, *c);
-                    }
-                }
+                // All copies in one splice: inserting them char by char
+                // made damaging a long text take seconds.
+                let copies = slice.repeat(1 + r.below(4));
+                let at = at.min(chars.len());
+                chars.splice(at..at, copies);
             }
             _ => {
                 let n = number(r);
@@ -1087,6 +1087,8 @@ pub struct Stats {
     pub failures: Vec<(u64, String)>,
     pub panics: u64,
     pub slowest_ms: u128,
+    /// The index of the slowest input, to look at it again.
+    pub slowest: u64,
 }
 
 /// How long one in-process input may take before the run is declared hung:
@@ -1151,7 +1153,11 @@ pub fn run_target(name: &str, target: Target, seed: u64, first: u64, count: u64)
             target(&mut r)
         });
         started.store(u64::MAX, Ordering::Relaxed);
-        stats.slowest_ms = stats.slowest_ms.max(t0.elapsed().as_millis());
+        let ms = t0.elapsed().as_millis();
+        if ms > stats.slowest_ms {
+            stats.slowest_ms = ms;
+            stats.slowest = i;
+        }
         stats.tried += 1;
         match result {
             Ok(Ok(())) => {}
