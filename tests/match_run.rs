@@ -389,3 +389,82 @@ fn random_plies_give_each_pair_its_own_opening() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// Issue 50: an engine that cannot start forfeited every game, and the
+/// match ranked the other engine first and succeeded. Each engine now goes
+/// through its handshake once before the first game; one that fails stops
+/// the run with the reason, before any game or PGN.
+#[test]
+fn an_engine_that_cannot_start_stops_the_match_before_the_first_game() {
+    let pgn = temp("ghost.pgn");
+    let mut cfg = MatchConfig::new(
+        vec![
+            fake("Alpha", &[]),
+            EngineSpec::new("ghost", "/nonexistent/engine"),
+        ],
+        settings(10),
+    );
+    cfg.pgn = Some(pgn.clone());
+    let mut out = Vec::new();
+    let e = runner::run(
+        &cfg,
+        Arc::new(RulesReferee),
+        Arc::new(AtomicBool::new(false)),
+        &mut out,
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("engine ghost (`/nonexistent/engine`) failed to start"),
+        "{e}"
+    );
+    assert!(e.contains("no game was played"), "{e}");
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    assert!(!pgn.exists());
+
+    let chuhe = |engine: &str, extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args(["match", "--tc", "depth=1", "--max-moves", "3"])
+            .arg("--engine")
+            .arg(format!("cmd={FAKE},name=One"))
+            .arg("--engine")
+            .arg(engine)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // A program that is not there, and one that exits before its handshake.
+    for (engine, why) in [
+        ("cmd=/nonexistent,name=ghost", "No such file"),
+        ("cmd=sh -c true,name=quitter", "the engine exited"),
+    ] {
+        let run = chuhe(engine, &[]);
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stdout}{stderr}");
+        assert!(
+            stderr.contains("failed to start") && stderr.contains(why),
+            "{stderr}"
+        );
+        assert!(!stdout.contains("Game 1"), "{stdout}");
+    }
+}
+
+/// `--games 0` used to be taken silently as the default.
+#[test]
+fn zero_games_is_an_error() {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["match", "--tc", "depth=1", "--games", "0"])
+        .arg("--engine")
+        .arg(format!("cmd={FAKE},name=One"))
+        .arg("--engine")
+        .arg(format!("cmd={FAKE},name=Two"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is 0: a pairing needs at least one game"),
+        "{stderr}"
+    );
+    assert!(run.stdout.is_empty());
+}
