@@ -101,10 +101,10 @@ pub fn analyse(
     let r = engine.go(pos, limits, &mut |i| {
         let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
         out(&format!(
-            "depth {} seldepth {} score {:?} nodes {} time {} nps {} hashfull {} pv {}",
+            "depth {} seldepth {} score {} nodes {} time {} nps {} hashfull {} pv {}",
             i.depth,
             i.seldepth,
-            i.score.unwrap_or_default(),
+            score_text(i.score.unwrap_or_default()),
             i.nodes,
             i.time_ms,
             i.nps,
@@ -118,8 +118,9 @@ pub fn analyse(
     };
     let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
     out(&format!(
-        "bestmove {best} depth {} score {:?}",
-        r.depth, r.score
+        "bestmove {best} depth {} score {}",
+        r.depth,
+        score_text(r.score)
     ));
     out(&result.summary());
     result
@@ -156,12 +157,12 @@ pub fn run(
         total += r.nodes;
         let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
         out(&format!(
-            "position {:2} nodes {:10} time {:6} best {} score {:?}",
+            "position {:2} nodes {:10} time {:6} best {} score {}",
             i + 1,
             r.nodes,
             t.elapsed().as_millis(),
             best,
-            r.score
+            score_text(r.score)
         ));
     }
     let result = BenchResult {
@@ -277,7 +278,9 @@ impl MateOutcome {
     }
 }
 
-fn score_text(s: Score) -> String {
+/// A score as the UCI protocol writes it after `score` (`cp 99`,
+/// `mate 3`, `mate -2`): what engine users read, rather than Rust's names.
+pub fn score_text(s: Score) -> String {
     match s {
         Score::Mate(n) => format!("mate {n}"),
         Score::Cp(c) => format!("cp {c}"),
