@@ -468,3 +468,26 @@ fn zero_games_is_an_error() {
     );
     assert!(run.stdout.is_empty());
 }
+
+/// Issue 50: a short one-way match printed `Elo -inf [-inf, -inf]`. The
+/// progress lines and the final report give a bound in words instead, and
+/// no infinity or NaN appears anywhere in the output.
+#[test]
+fn a_one_way_match_reports_a_bound_not_infinity() {
+    let mut cfg = MatchConfig::new(
+        vec![fake("Crasher", &["--script", "crash"]), fake("Alpha", &[])],
+        settings(10),
+    );
+    cfg.games_per_pair = 2;
+    let mut out = Vec::new();
+    let report = run_to_end(&cfg, &mut out);
+    let text = String::from_utf8(out).unwrap();
+    let wdl = report.wdl.unwrap();
+    assert_eq!((wdl.wins, wdl.draws, wdl.losses), (0, 0, 2), "{text}");
+    assert!(
+        text.contains("Elo below +290.5 (all 2 games lost: too lopsided to estimate)"),
+        "{text}"
+    );
+    let lower = text.to_lowercase();
+    assert!(!lower.contains("inf") && !lower.contains("nan"), "{text}");
+}

@@ -347,13 +347,7 @@ fn start_each_engine(
 
 fn elo_text(wdl: &Wdl) -> String {
     match stats::elo_estimate(wdl) {
-        // `+ 0.0` turns -0.0 into 0.0 so an even score does not print as "-0.0".
-        Some(e) => format!(
-            "Elo {:+.1} [{:+.1}, {:+.1}]",
-            e.elo + 0.0,
-            e.low + 0.0,
-            e.high + 0.0
-        ),
+        Some(e) => e.to_string(),
         None => "Elo -".to_string(),
     }
 }
