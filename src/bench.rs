@@ -230,7 +230,7 @@ pub fn read_suite(text: &str) -> Result<Vec<MateCase>, String> {
 
 /// Reads a mate suite file (see `read_suite`); errors name the file.
 pub fn read_suite_file(path: &std::path::Path) -> Result<Vec<MateCase>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = chuhe_core::files::read_text_capped(path, 64 << 20)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let cases = read_suite(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     if cases.is_empty() {

@@ -205,3 +205,45 @@ fn stray_brackets_are_reported_by_every_tool() {
         assert!(err.contains("skipped") && err.contains("offset"), "{err}");
     }
 }
+
+/// An endless input (`/dev/zero` here; a pipe or `/dev/urandom` alike)
+/// used to be read until memory ran out: every tool's file reader stops at
+/// its size limit and says so.
+#[cfg(unix)]
+#[test]
+fn endless_inputs_are_refused_at_a_size_limit() {
+    let limit = std::time::Duration::from_secs(60);
+    for args in [
+        &["analyze", "/dev/zero"][..],
+        &["convert", "/dev/zero", "/tmp/never-written.xqf"],
+        &["book", "probe", "--book", "/dev/zero"],
+        &["bench", "--eval", "/dev/zero"],
+        &["bench", "--suite", "/dev/zero"],
+        &[
+            "match",
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--config",
+            "/dev/zero",
+        ],
+        &[
+            "match",
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--openings",
+            "/dev/zero",
+        ],
+    ] {
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let (code, _, err) = run_capped(&args, limit);
+        assert_ne!(code, 0, "{args:?}: {err}");
+        assert!(
+            err.contains("larger than") && err.contains("bytes"),
+            "{args:?}: {err}"
+        );
+    }
+}
