@@ -185,7 +185,7 @@ pub fn graph(a: &Analysis) -> String {
     let step = ((last - first + 1) / 10).max(1);
     let mut labelled = None;
     for (i, p) in a.plies.iter().enumerate() {
-        if labelled == Some(p.move_number) || (p.move_number - first) % step != 0 {
+        if labelled == Some(p.move_number) || !(p.move_number - first).is_multiple_of(step) {
             continue;
         }
         labelled = Some(p.move_number);

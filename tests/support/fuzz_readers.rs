@@ -121,10 +121,10 @@ pub fn random_game(r: &mut Rng) -> Game {
     let mut g = Game::default();
     for name in ["Event", "Red", "Black", "Date"] {
         if r.chance(60) {
-            g.set_tag(name, *r.pick(TAG_VALUES));
+            g.set_tag(name, r.pick::<&str>(TAG_VALUES));
         }
     }
-    g.set_tag("Result", *r.pick(&["1-0", "0-1", "1/2-1/2", "*"]));
+    g.set_tag("Result", r.pick::<&str>(&["1-0", "0-1", "1/2-1/2", "*"]));
     let start = if r.chance(25) {
         let (fen, _) = super::random_game(r);
         g.start_fen = Some(fen.clone());
@@ -301,7 +301,7 @@ pub fn pgn(r: &mut Rng) -> Result<(), String> {
     }
     if r.chance(10) {
         // A stray closing bracket, alone or after moves.
-        text.push_str(*r.pick(&["}", "]", " }", "\n]\n"]));
+        text.push_str(r.pick::<&str>(&["}", "]", " }", "\n]\n"]));
     }
     let mut bytes = if r.chance(20) {
         record::text::encode_gbk(&text)
@@ -402,7 +402,7 @@ pub fn records(r: &mut Rng) -> Result<(), String> {
         if r.chance(50) {
             bytes.push(r.next() as u8);
         } else {
-            bytes.extend_from_slice(*r.pick(PIECES));
+            bytes.extend_from_slice(r.pick::<&[u8]>(PIECES));
         }
     }
     let hint = *r.pick(&[None, Some(record::Format::Pgn), Some(record::Format::Xqf)]);
