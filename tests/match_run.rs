@@ -417,9 +417,18 @@ fn an_engine_that_cannot_start_stops_the_match_before_the_first_game() {
         e.contains("engine ghost (`/nonexistent/engine`) failed to start"),
         "{e}"
     );
-    assert!(e.contains("no game was played"), "{e}");
+    assert!(e.contains("the match stopped before its first game"), "{e}");
     assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
     assert!(!pgn.exists());
+    // Ctrl-C before the start: a stopped match, as ever, not a failure.
+    let report = runner::run(
+        &cfg,
+        Arc::new(RulesReferee),
+        Arc::new(AtomicBool::new(true)),
+        &mut Vec::new(),
+    )
+    .unwrap();
+    assert!(report.stopped_early && report.games.is_empty());
 
     let chuhe = |engine: &str, extra: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))

@@ -322,6 +322,8 @@ fn start_each_engine(
                 spec.proto = engine.proto;
                 engine.quit();
             }
+            // Ctrl-C: the match ends as a stopped one does, not as a failure.
+            Err(_) if stop.load(Ordering::Relaxed) => return Ok(()),
             Err(e) => {
                 let why = match e {
                     EngineError::Timeout => format!(
@@ -336,7 +338,7 @@ fn start_each_engine(
                     command.push_str(a);
                 }
                 return Err(format!(
-                    "engine {} (`{command}`) failed to start: {why}; no game was played",
+                    "engine {} (`{command}`) failed to start: {why}; the match stopped before its first game",
                     spec.name
                 ));
             }
