@@ -3,7 +3,10 @@
 //!     cargo run --release --example fuzz -- [--target NAME|all] [--inputs N]
 //!         [--seed S] [--first I] [--bin target/release/chuhe] [--lines L]
 //!
-//! In-process targets: fen, moves, protocol-parse, judge, openings, config.
+//! In-process targets: fen, moves, protocol-parse, judge, openings, config,
+//! and the file readers pgn, xqf, records, book, network, mate-suite (these
+//! also check each input's peak memory against a budget; see
+//! tests/support/fuzz_readers.rs).
 //! `session` drives the engine binary (`--bin`) over pipes with random
 //! scripts of `--lines` lines (default 200); its inputs are lines. Prints
 //! one summary line per target and every failure with the index that
@@ -77,7 +80,10 @@ fn main() {
             let s = run_target(name, *f, seed, first + done, n);
             total.tried += s.tried;
             total.panics += s.panics;
-            total.slowest_ms = total.slowest_ms.max(s.slowest_ms);
+            if s.slowest_ms > total.slowest_ms {
+                total.slowest_ms = s.slowest_ms;
+                total.slowest = s.slowest;
+            }
             for (i, why) in &s.failures {
                 eprintln!("{name}: input {i}: {why}");
             }
@@ -134,12 +140,13 @@ fn main() {
 
 fn report(name: &str, s: &targets::Stats, took: Duration) {
     println!(
-        "{name}: {} inputs in {:.0}s, {} failures ({} panics), slowest input {} ms",
+        "{name}: {} inputs in {:.0}s, {} failures ({} panics), slowest input {} ms (input {})",
         s.tried,
         took.as_secs_f64(),
         s.failures.len(),
         s.panics,
-        s.slowest_ms
+        s.slowest_ms,
+        s.slowest
     );
     for (i, why) in s.failures.iter().take(20) {
         println!("  input {i}: {why}");

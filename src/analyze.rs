@@ -193,6 +193,11 @@ struct Searched {
 pub struct PlyReport {
     /// 1 for the first move.
     pub ply: usize,
+    /// The move's number as records count moves: the full-move number of
+    /// the position before it (FEN field 6), so 1 for Red's first move and
+    /// Black's reply in a standard game; a set-up position goes on from
+    /// its FEN's number, as the annotated PGN does.
+    pub move_number: u32,
     pub side: Color,
     pub mv: Move,
     pub chinese: String,
@@ -214,6 +219,15 @@ pub struct PlyReport {
 }
 
 impl PlyReport {
+    /// The move's number as a record writes it: `7.` for Red's move,
+    /// `7...` for Black's.
+    pub fn number_text(&self) -> String {
+        match self.side {
+            Color::Red => format!("{}.", self.move_number),
+            Color::Black => format!("{}...", self.move_number),
+        }
+    }
+
     /// The score after the move from Red's view, for the graph.
     pub fn red_cp_after(&self) -> i32 {
         match self.side {
@@ -320,6 +334,7 @@ pub fn analyze_with_stop(
         };
         plies.push(PlyReport {
             ply: i + 1,
+            move_number: before_pos.fullmove_number().max(1),
             side: before_pos.side_to_move(),
             mv,
             chinese: notation::chinese(&before_pos, mv).unwrap_or_else(|_| mv.to_string()),

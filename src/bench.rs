@@ -101,10 +101,10 @@ pub fn analyse(
     let r = engine.go(pos, limits, &mut |i| {
         let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
         out(&format!(
-            "depth {} seldepth {} score {:?} nodes {} time {} nps {} hashfull {} pv {}",
+            "depth {} seldepth {} score {} nodes {} time {} nps {} hashfull {} pv {}",
             i.depth,
             i.seldepth,
-            i.score.unwrap_or_default(),
+            score_text(i.score.unwrap_or_default()),
             i.nodes,
             i.time_ms,
             i.nps,
@@ -118,8 +118,9 @@ pub fn analyse(
     };
     let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
     out(&format!(
-        "bestmove {best} depth {} score {:?}",
-        r.depth, r.score
+        "bestmove {best} depth {} score {}",
+        r.depth,
+        score_text(r.score)
     ));
     out(&result.summary());
     result
@@ -157,12 +158,12 @@ pub fn run(
         total += r.nodes;
         let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
         out(&format!(
-            "position {:2} nodes {:10} time {:6} best {} score {:?}",
+            "position {:2} nodes {:10} time {:6} best {} score {}",
             i + 1,
             r.nodes,
             t.elapsed().as_millis(),
             best,
-            r.score
+            score_text(r.score)
         ));
     }
     let result = BenchResult {
@@ -236,7 +237,7 @@ pub fn read_suite(text: &str) -> Result<Vec<MateCase>, String> {
 
 /// Reads a mate suite file (see `read_suite`); errors name the file.
 pub fn read_suite_file(path: &std::path::Path) -> Result<Vec<MateCase>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = chuhe_core::files::read_text_capped(path, 64 << 20)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let cases = read_suite(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     if cases.is_empty() {
@@ -284,7 +285,9 @@ impl MateOutcome {
     }
 }
 
-fn score_text(s: Score) -> String {
+/// A score as the UCI protocol writes it after `score` (`cp 99`,
+/// `mate 3`, `mate -2`): what engine users read, rather than Rust's names.
+pub fn score_text(s: Score) -> String {
     match s {
         Score::Mate(n) => format!("mate {n}"),
         Score::Cp(c) => format!("cp {c}"),

@@ -278,3 +278,59 @@ fn perpetual_chase_and_natural_limit_verdicts() {
     assert_eq!(e.verdict.reason, Reason::NaturalLimit);
     assert!(e.summary.starts_with("1/2-1/2: the natural move limit"));
 }
+
+/// Issue 50: the text output numbered plies as moves (`14.` for Black's
+/// seventh move) and the graph's axis counted plies. Both number moves now,
+/// as the HTML table and the annotated PGN do: `7.` for Red, `7...` for
+/// Black, a set-up position going on from its FEN's move number.
+#[test]
+fn moves_are_numbered_as_moves() {
+    let g = game(None, "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7");
+    let (a, _) = run(&g, 1);
+    let numbers: Vec<String> = a.plies.iter().map(|p| p.number_text()).collect();
+    assert_eq!(numbers, ["1.", "1...", "2.", "2...", "3.", "3..."]);
+    // The axis: one label a move, under its Red ply; the points' titles.
+    let svg = analyze::report::graph(&a);
+    let labels: Vec<&str> = svg
+        .split("text-anchor=\"middle\" fill=\"#666\">")
+        .skip(1)
+        .map(|t| &t[..t.find('<').unwrap()])
+        .collect();
+    assert_eq!(labels, ["1", "2", "3"], "{svg}");
+    assert!(svg.contains(">move</text>"), "{svg}");
+    assert!(svg.contains("<title>3... 马2进3 "), "{svg}");
+
+    // Black to move in a FEN numbered 30: 30... then 31.
+    let g = game(
+        Some("3k5/9/9/9/9/7r1/9/1C7/9/4K4 b - - 0 30"),
+        "h4h2 b2b4 h2h4",
+    );
+    let (a, _) = run(&g, 1);
+    let numbers: Vec<String> = a.plies.iter().map(|p| p.number_text()).collect();
+    assert_eq!(numbers, ["30...", "31.", "31..."]);
+    let html = analyze::html(&g, &a);
+    assert!(html.contains("<td>30...</td>") && html.contains("<td>31.</td>"));
+
+    // The command line's text output.
+    let dir = temp_dir();
+    let input = dir.join("numbers.pgn");
+    let g = game(None, "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 b7b5");
+    std::fs::write(&input, chuhe::record::pgn::write(std::slice::from_ref(&g))).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["analyze", input.to_str().unwrap(), "--depth", "1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}");
+    let starts: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split(' ').next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        starts,
+        ["1.", "1...", "2.", "2...", "3.", "3...", "4.", "4..."],
+        "{stdout}"
+    );
+    assert!(stdout.starts_with("1. 炮二平五 h2e2: Chuhe d1"), "{stdout}");
+    assert!(stdout.contains("\n4... 炮2进2 b7b5: "), "{stdout}");
+}

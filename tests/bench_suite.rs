@@ -245,3 +245,31 @@ fn a_node_budget_makes_suite_runs_repeatable() {
     ]);
     assert!(!ok && err.contains("cannot be used with"), "{err}");
 }
+
+/// Issue 50: bench printed scores as Rust's debug names (`score Mate(3)`,
+/// `score Cp(99)`); it writes them as the protocol does (`score mate 3`,
+/// `score cp 99`), in the bench list, the per-depth lines of --fen and the
+/// final line.
+#[test]
+fn scores_are_written_as_the_protocol_writes_them() {
+    let easy = read_suite_file(Path::new(SUITE))
+        .unwrap()
+        .into_iter()
+        .find(|c| c.mate <= 3)
+        .expect("a short mate in the suite");
+    let (ok, out, err) = chuhe(&["bench", "--fen", &easy.fen, "--depth", "8", "--eval", "hce"]);
+    assert!(ok, "{err}");
+    assert!(out.contains(" score mate "), "{out}");
+    let (ok, list, err) = chuhe(&["bench", "--depth", "2", "--eval", "hce"]);
+    assert!(ok, "{err}");
+    assert!(list.contains(" score cp "), "{list}");
+    for text in [&out, &list] {
+        assert!(!text.contains("Mate(") && !text.contains("Cp("), "{text}");
+        for l in text.lines().filter(|l| l.contains(" score ")) {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let at = w.iter().position(|&x| x == "score").unwrap();
+            assert!(["cp", "mate"].contains(&w[at + 1]), "{l}");
+            assert!(w[at + 2].parse::<i32>().is_ok(), "{l}");
+        }
+    }
+}

@@ -125,3 +125,125 @@ fn usage_errors() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("missing.pgn: offset 0: cannot read"), "{err}");
 }
+
+/// `chuhe` with `args`, its address space capped so that a reader that
+/// allocates without end fails here instead of taking the machine down
+/// (issue 50 saw 24 GB), and killed if it runs past `limit`.
+fn run_capped(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> (i32, String, String) {
+    let mut cmd = chuhe();
+    cmd.args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs between
+        // fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let cap = libc::rlimit {
+                    rlim_cur: 4 << 30,
+                    rlim_max: 4 << 30,
+                };
+                libc::setrlimit(libc::RLIMIT_AS, &cap);
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd.spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chuhe {args:?} ran past {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 50: files holding only `}`, only `]`, or `1. h2e2 }` made convert,
+/// analyze and book build grow a buffer until the system killed them. Each
+/// tool now names the file, the offset and the stray bracket.
+#[test]
+fn stray_brackets_are_reported_by_every_tool() {
+    let dir = scratch("stray");
+    let limit = std::time::Duration::from_secs(60);
+    for (i, text) in ["}", "]", "1. h2e2 }"].iter().enumerate() {
+        let pgn = dir.join(format!("k{i}.pgn"));
+        std::fs::write(&pgn, text).unwrap();
+        let xqf = dir.join(format!("k{i}.xqf"));
+        let (code, _, err) = run_capped(
+            &["convert".as_ref(), pgn.as_os_str(), xqf.as_os_str()],
+            limit,
+        );
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(&format!("k{i}.pgn: offset")), "{err}");
+        assert!(err.contains("'}'") || err.contains("']'"), "{err}");
+        assert!(!xqf.exists());
+        let (code, _, err) = run_capped(&["analyze".as_ref(), pgn.as_os_str()], limit);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("'}'") || err.contains("']'"), "{err}");
+        let book = dir.join(format!("k{i}.bin"));
+        let (code, _, err) = run_capped(
+            &[
+                "book".as_ref(),
+                "build".as_ref(),
+                "--out".as_ref(),
+                book.as_os_str(),
+                pgn.as_os_str(),
+            ],
+            limit,
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("skipped") && err.contains("offset"), "{err}");
+    }
+}
+
+/// An endless input (`/dev/zero` here; a pipe or `/dev/urandom` alike)
+/// used to be read until memory ran out: every tool's file reader stops at
+/// its size limit and says so.
+#[cfg(unix)]
+#[test]
+fn endless_inputs_are_refused_at_a_size_limit() {
+    let limit = std::time::Duration::from_secs(60);
+    for args in [
+        &["analyze", "/dev/zero"][..],
+        &["convert", "/dev/zero", "/tmp/never-written.xqf"],
+        &["book", "probe", "--book", "/dev/zero"],
+        &["bench", "--eval", "/dev/zero"],
+        &["bench", "--suite", "/dev/zero"],
+        &[
+            "match",
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--config",
+            "/dev/zero",
+        ],
+        &[
+            "match",
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--openings",
+            "/dev/zero",
+        ],
+    ] {
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let (code, _, err) = run_capped(&args, limit);
+        assert_ne!(code, 0, "{args:?}: {err}");
+        assert!(
+            err.contains("larger than") && err.contains("bytes"),
+            "{args:?}: {err}"
+        );
+    }
+}

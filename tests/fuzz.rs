@@ -44,6 +44,73 @@ fn fuzz_config() {
     short_run("config", 2_000);
 }
 
+/// The file readers (see tests/support/fuzz_readers.rs): no panic, and
+/// each input read within its memory and time budgets.
+fn reader_run(name: &str, count: u64) {
+    short_run(name, count);
+}
+
+#[test]
+fn fuzz_pgn() {
+    reader_run("pgn", 1_500);
+}
+
+#[test]
+fn fuzz_xqf() {
+    reader_run("xqf", 1_500);
+}
+
+#[test]
+fn fuzz_records() {
+    reader_run("records", 2_000);
+}
+
+#[test]
+fn fuzz_book() {
+    reader_run("book", 800);
+}
+
+#[test]
+fn fuzz_network() {
+    reader_run("network", 300);
+}
+
+#[test]
+fn fuzz_mate_suite() {
+    reader_run("mate-suite", 1_000);
+}
+
+/// The inputs of issue 50: a lone closing brace or bracket made the PGN
+/// reader loop, adding an empty token each time round, until memory ran
+/// out. Each is an error now, within the memory budget.
+#[test]
+fn stray_closing_brackets_are_errors_within_budget() {
+    use chuhe::record;
+    for text in [
+        "}",
+        "]",
+        "1. h2e2 }",
+        "1. h2e2 ]",
+        "[Event \"x\"]]\n1. h2e2 *",
+        "{a}}",
+    ] {
+        let bytes = text.as_bytes();
+        let read = targets::readers::bounded(text, bytes, || record::read_bytes(bytes, None))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(read.is_err(), "{text:?} read as {read:?}");
+    }
+}
+
+/// A memory budget that a runaway reader would break is reported as a
+/// failure of the input, and a reader within it passes.
+#[test]
+fn memory_budget_is_checked() {
+    let big = targets::readers::bounded("greedy", b"x", || vec![1u8; 80 << 20].len());
+    assert!(big.unwrap_err().contains("greedy"));
+    let small = targets::readers::bounded("modest", &[0; 1000], || vec![1u8; 1 << 20].len());
+    assert_eq!(small, Ok(1 << 20));
+}
+
 /// The real engine over pipes: a few hundred random lines of each protocol,
 /// each answered by `readyok` (CECP: `pong`) in time, then a clean exit.
 #[test]

@@ -389,3 +389,114 @@ fn random_plies_give_each_pair_its_own_opening() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// Issue 50: an engine that cannot start forfeited every game, and the
+/// match ranked the other engine first and succeeded. Each engine now goes
+/// through its handshake once before the first game; one that fails stops
+/// the run with the reason, before any game or PGN.
+#[test]
+fn an_engine_that_cannot_start_stops_the_match_before_the_first_game() {
+    let pgn = temp("ghost.pgn");
+    let mut cfg = MatchConfig::new(
+        vec![
+            fake("Alpha", &[]),
+            EngineSpec::new("ghost", "/nonexistent/engine"),
+        ],
+        settings(10),
+    );
+    cfg.pgn = Some(pgn.clone());
+    let mut out = Vec::new();
+    let e = runner::run(
+        &cfg,
+        Arc::new(RulesReferee),
+        Arc::new(AtomicBool::new(false)),
+        &mut out,
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("engine ghost (`/nonexistent/engine`) failed to start"),
+        "{e}"
+    );
+    assert!(e.contains("the match stopped before its first game"), "{e}");
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    assert!(!pgn.exists());
+    // Ctrl-C before the start: a stopped match, as ever, not a failure.
+    let report = runner::run(
+        &cfg,
+        Arc::new(RulesReferee),
+        Arc::new(AtomicBool::new(true)),
+        &mut Vec::new(),
+    )
+    .unwrap();
+    assert!(report.stopped_early && report.games.is_empty());
+
+    let chuhe = |engine: &str, extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args(["match", "--tc", "depth=1", "--max-moves", "3"])
+            .arg("--engine")
+            .arg(format!("cmd={FAKE},name=One"))
+            .arg("--engine")
+            .arg(engine)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // A program that is not there, and one that exits before its handshake.
+    for (engine, why) in [
+        ("cmd=/nonexistent,name=ghost", "No such file"),
+        ("cmd=sh -c true,name=quitter", "the engine exited"),
+    ] {
+        let run = chuhe(engine, &[]);
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stdout}{stderr}");
+        assert!(
+            stderr.contains("failed to start") && stderr.contains(why),
+            "{stderr}"
+        );
+        assert!(!stdout.contains("Game 1"), "{stdout}");
+    }
+}
+
+/// `--games 0` used to be taken silently as the default.
+#[test]
+fn zero_games_is_an_error() {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["match", "--tc", "depth=1", "--games", "0"])
+        .arg("--engine")
+        .arg(format!("cmd={FAKE},name=One"))
+        .arg("--engine")
+        .arg(format!("cmd={FAKE},name=Two"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is 0: a pairing needs at least one game"),
+        "{stderr}"
+    );
+    assert!(run.stdout.is_empty());
+}
+
+/// Issue 50: a short one-way match printed `Elo -inf [-inf, -inf]`. The
+/// progress lines and the final report give a bound in words instead, and
+/// no infinity or NaN appears anywhere in the output.
+#[test]
+fn a_one_way_match_reports_a_bound_not_infinity() {
+    let mut cfg = MatchConfig::new(
+        vec![fake("Crasher", &["--script", "crash"]), fake("Alpha", &[])],
+        settings(10),
+    );
+    cfg.games_per_pair = 2;
+    let mut out = Vec::new();
+    let report = run_to_end(&cfg, &mut out);
+    let text = String::from_utf8(out).unwrap();
+    let wdl = report.wdl.unwrap();
+    assert_eq!((wdl.wins, wdl.draws, wdl.losses), (0, 0, 2), "{text}");
+    assert!(
+        text.contains("Elo below +290.5 (all 2 games lost: too lopsided to estimate)"),
+        "{text}"
+    );
+    let lower = text.to_lowercase();
+    assert!(!lower.contains("inf") && !lower.contains("nan"), "{text}");
+}

@@ -510,3 +510,55 @@ fn local_real_records() {
     }
     assert!(failed.is_empty());
 }
+
+/// Issue 50: a closing brace or bracket with nothing to close made the
+/// tokenizer add an empty word without moving on, forever, growing its
+/// token list until the system killed the process. Now each is an error at
+/// its offset.
+#[test]
+fn pgn_stray_closing_brackets_are_errors() {
+    for (text, at) in [
+        ("}", 0),
+        ("]", 0),
+        ("1. h2e2 }", 8),
+        ("1. h2e2 ] *", 8),
+        ("[Event \"x\"]]\n1. h2e2 *", 11),
+        ("1. h2e2 {ok}} h9g7", 12),
+    ] {
+        let e = pgn::read_str(text).unwrap_err();
+        assert_eq!(e.offset, at, "{text:?}: {e}");
+        assert!(e.what.contains('}') || e.what.contains(']'), "{e}");
+        // The content sniffing of read_bytes (what convert, analyze and
+        // book build call) takes the same path, whatever the extension says.
+        for hint in [None, Some(record::Format::Pgn), Some(record::Format::Xqf)] {
+            assert!(record::read_bytes(text.as_bytes(), hint).is_err());
+        }
+    }
+}
+
+/// Each move used to clone the position with its whole history, so a long
+/// game read in time quadratic in its length (half a minute for 100,000
+/// plies). Reading keeps no history now: linear time.
+#[test]
+fn long_games_read_in_linear_time() {
+    let cycle = "h2e2 h9g7 e2h2 g7h9 ";
+    let plies = 100_000;
+    let text = format!("[Event \"long\"]\n{}*\n", cycle.repeat(plies / 4));
+    let t0 = std::time::Instant::now();
+    let mut g = pgn::read_str(&text).unwrap().remove(0);
+    assert_eq!(g.moves.len(), plies);
+    // A variation at every move of an XQF tree: each one's line used to
+    // start from a clone of the main line's history.
+    g.moves.truncate(20_000);
+    for (i, n) in g.moves.iter_mut().enumerate() {
+        let alt = if i % 2 == 0 { "b0c2" } else { "b9c7" };
+        n.variations.push(vec![MoveNode::new(mv(alt))]);
+    }
+    let bytes = xqf::write(&g).unwrap();
+    assert_eq!(xqf::read(&bytes).unwrap(), g);
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(10),
+        "took {:?}",
+        t0.elapsed()
+    );
+}

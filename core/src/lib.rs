@@ -7,7 +7,8 @@
 //! engine                   the engine object: search, network, books
 //! search                   threads, time, transposition table, move picking
 //! rules   eval   nnue   book (probing)
-//! board   rng              types, bitboards, attacks, position, movegen, perft
+//! board   rng   files      types, bitboards, attacks, position, movegen, perft;
+//!                          size-capped file reading
 //! ```
 //!
 //! Tools (match runner, analysis, records, book building, datagen, trainer)
@@ -17,6 +18,7 @@ pub mod board;
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod nnue;
 pub mod protocol;
 pub mod rng;

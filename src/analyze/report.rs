@@ -32,17 +32,6 @@ fn mark_colour(m: Option<Mark>) -> &'static str {
     }
 }
 
-/// The move's number as a record writes it: `12.` for Red, `12...` for Black.
-fn move_number(p: &PlyReport, first_side: Color) -> String {
-    // Plies counted from a Black first move shift by one.
-    let offset = usize::from(first_side == Color::Black);
-    let n = (p.ply + offset).div_ceil(2);
-    match p.side {
-        Color::Red => format!("{n}."),
-        Color::Black => format!("{n}..."),
-    }
-}
-
 const CSS: &str = "body{font-family:sans-serif;margin:24px;color:#222;max-width:980px}\
 h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:24px 0 8px}\
 table.hdr td{padding:1px 12px 1px 0}table.moves{border-collapse:collapse;width:100%}\
@@ -84,7 +73,6 @@ pub fn html(game: &Game, a: &Analysis) -> String {
     h.push_str("<h2>Score (Red's view, centipawns)</h2>\n");
     h.push_str(&graph(a));
 
-    let first_side = a.plies.first().map_or(Color::Red, |p| p.side);
     let marked: Vec<&PlyReport> = a.plies.iter().filter(|p| p.mark.is_some()).collect();
     if !marked.is_empty() {
         h.push_str("<h2 id=\"marked\">Marked moves</h2>\n<p class=\"small\">Red arrow: the move played; green: the engine's choice.</p>\n");
@@ -99,7 +87,7 @@ pub fn html(game: &Game, a: &Analysis) -> String {
             let _ = write!(
                 h,
                 "<br><b>{} {}{}</b> {} (lost {})",
-                move_number(p, first_side),
+                p.number_text(),
                 esc(&p.chinese),
                 mark.symbol(),
                 mark.name(),
@@ -132,7 +120,7 @@ pub fn html(game: &Game, a: &Analysis) -> String {
             h,
             "<tr title=\"{}\"><td>{}</td><td>{} <span class=\"small\">{}</span></td><td>{} → {}</td><td class=\"mk\" style=\"color:{}\">{}</td><td>{}</td></tr>",
             esc(&comment(p)),
-            move_number(p, first_side),
+            p.number_text(),
             esc(&p.chinese),
             p.mv,
             esc(&before),
@@ -155,7 +143,8 @@ pub fn html(game: &Game, a: &Analysis) -> String {
 }
 
 /// The score graph: one point per ply, the score after it from Red's view,
-/// clamped to ±LOSS_CLAMP_CP; marked plies in their mark's colour.
+/// clamped to ±LOSS_CLAMP_CP; marked plies in their mark's colour; the axis
+/// counts moves, as the record does.
 pub fn graph(a: &Analysis) -> String {
     const W: f64 = 900.0;
     const H: f64 = 260.0;
@@ -189,17 +178,31 @@ pub fn graph(a: &Analysis) -> String {
             y(cp) + 3.0
         );
     }
-    // Ply numbers along the bottom, about ten of them.
-    let step = (n / 10).max(1);
-    for i in (0..n).step_by(step) {
+    // Move numbers along the bottom, about ten of them, each under the
+    // first ply of its move (two points a move: Red's and Black's).
+    let first = a.plies.first().map_or(1, |p| p.move_number);
+    let last = a.plies.last().map_or(1, |p| p.move_number);
+    let step = ((last - first + 1) / 10).max(1);
+    let mut labelled = None;
+    for (i, p) in a.plies.iter().enumerate() {
+        if labelled == Some(p.move_number) || !(p.move_number - first).is_multiple_of(step) {
+            continue;
+        }
+        labelled = Some(p.move_number);
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\" fill=\"#666\">{}</text>",
             x(i),
             H - 3.0,
-            i + 1
+            p.move_number
         );
     }
+    let _ = write!(
+        s,
+        "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" fill=\"#666\">move</text>",
+        PAD - 4.0,
+        H - 3.0
+    );
     if n > 0 {
         let points: Vec<String> = a
             .plies
@@ -221,7 +224,7 @@ pub fn graph(a: &Analysis) -> String {
             x(i),
             y(p.red_cp_after()),
             mark_colour(p.mark),
-            p.ply,
+            p.number_text(),
             esc(&p.chinese),
             p.red_cp_after()
         );

@@ -87,7 +87,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         let _ = writeln!(err);
     }
     for p in &analysis.plies {
-        println!("{}. {} {}: {}", p.ply, p.chinese, p.mv, comment(p));
+        println!("{} {} {}: {}", p.number_text(), p.chinese, p.mv, comment(p));
     }
     if let Some(e) = &analysis.ending {
         println!("rules verdict: {}", e.summary);

@@ -10,7 +10,14 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "chuhe", version, about = "Chuhe (楚河), a xiangqi engine")]
+#[command(
+    name = "chuhe",
+    version,
+    about = "Chuhe (楚河), a xiangqi engine",
+    after_help = "With no subcommand, `chuhe` is the engine: it prints nothing until spoken \
+        to, then speaks UCCI, UCI or CECP (xboard) on stdin/stdout, whichever the first \
+        command (`ucci`, `uci` or `xboard`) names. That is how a GUI or `chuhe match` runs it."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -23,6 +30,7 @@ pub enum Command {
         /// Position to start from (start position when absent).
         #[arg(long)]
         fen: Option<String>,
+        /// Plies deep to count (at most 12).
         #[arg(long, default_value_t = 5)]
         depth: u32,
         /// Print the count below each root move.
@@ -37,8 +45,10 @@ pub enum Command {
     /// the mates of a mate suite proved in --movetime (or --nodes) per
     /// position.
     Bench {
+        /// Depth each bench position (or --fen) is searched to.
         #[arg(long, default_value_t = BENCH_DEPTH)]
         depth: u32,
+        /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Transposition table size in MB.
@@ -186,6 +196,7 @@ pub struct TuneArgs {
     /// (defaults: a twentieth of the option's range, and 0.002).
     #[arg(long, value_delimiter = ',', required = true)]
     pub params: Vec<String>,
+    /// SPSA iterations (each plays --pairs game pairs).
     #[arg(long, default_value_t = 2000)]
     pub iterations: u64,
     /// Game pairs per iteration.
@@ -194,6 +205,8 @@ pub struct TuneArgs {
     /// Time control per game (as for `chuhe match`).
     #[arg(long, default_value = "2+0.02")]
     pub tc: String,
+    /// Opening suite to draw each pair's opening from at random (as for `chuhe
+    /// match`); the start position when absent.
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// Games played at once.
@@ -202,6 +215,7 @@ pub struct TuneArgs {
     /// State file: written after every iteration, resumed from if present.
     #[arg(long)]
     pub state: PathBuf,
+    /// Seed of the perturbations and of each pair's opening.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -268,6 +282,7 @@ pub struct TrainArgs {
     /// The quantised network written after each epoch.
     #[arg(long)]
     pub out: PathBuf,
+    /// Passes over the training data.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
     /// Hidden units per perspective: 256, 512, 768 or 1024.
@@ -280,6 +295,7 @@ pub struct TrainArgs {
     /// (the f-file mirrored onto the d-file; trained with a shared block).
     #[arg(long, default_value_t = 1)]
     pub king_buckets: usize,
+    /// Positions per optimiser step.
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// The starting learning rate.
@@ -317,6 +333,8 @@ pub struct TrainArgs {
     /// remembers of the games it trained on. Every DATA position trains.
     #[arg(long, value_name = "FILE")]
     pub validation: Vec<PathBuf>,
+    /// Seed of the initial weights, the validation split and the order of
+    /// the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Threads (default: every core).
@@ -352,6 +370,7 @@ pub enum BookCommand {
     },
     /// List a book's moves for a position (Chuhe's format or BOOK.DAT).
     Probe {
+        /// The book file: Chuhe's format or ElephantEye's BOOK.DAT.
         #[arg(long)]
         book: String,
         /// Position the moves start from (start position when absent).
@@ -419,8 +438,10 @@ pub struct MatchArgs {
     /// Sequential test: elo0,elo1,alpha,beta (two engines); stops when decided.
     #[arg(long)]
     pub sprt: Option<String>,
+    /// The PGN `Event` tag of the games [default: Chuhe match].
     #[arg(long)]
     pub event: Option<String>,
+    /// The PGN `Site` tag of the games [default: local].
     #[arg(long)]
     pub site: Option<String>,
     /// Resign adjudication: score (centipawns) both engines agree on...
@@ -460,6 +481,7 @@ pub struct AnalyzeArgs {
     /// Search each position to this depth (default 10 when no --movetime).
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Search threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MB.

@@ -92,7 +92,18 @@ pub fn build(args: MatchArgs) -> Result<MatchConfig, ConfigError> {
     if args.shuffle || file.shuffle.unwrap_or(false) {
         openings::shuffle(&mut cfg.openings, args.seed.or(file.seed).unwrap_or(1));
     }
-    cfg.games_per_pair = args.games.or(file.games).unwrap_or(0);
+    // 0 stands for the default (two per opening) inside MatchConfig; asked
+    // for by name it would silently mean something else.
+    cfg.games_per_pair = match args.games.or(file.games) {
+        Some(0) => {
+            return Err(ConfigError(
+                "--games (or `games` in --config) is 0: a pairing needs at least one game \
+                 (leave it out for two per opening, colours swapped)"
+                    .into(),
+            ))
+        }
+        games => games.unwrap_or(0),
+    };
     let random_plies = args.random_plies.or(file.random_plies).unwrap_or(0);
     if random_plies > 40 {
         return Err(ConfigError(format!(

@@ -142,7 +142,7 @@ impl FileConfig {
     }
 
     pub fn load(path: &Path) -> Result<FileConfig, ConfigError> {
-        let text = std::fs::read_to_string(path)
+        let text = chuhe_core::files::read_text_capped(path, 16 << 20)
             .map_err(|e| ConfigError(format!("cannot read {}: {e}", path.display())))?;
         FileConfig::parse(&text).map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
     }

@@ -137,7 +137,8 @@ pub fn parse(text: &str) -> Result<Vec<Opening>, OpeningError> {
 
 /// Reads an opening suite from a file.
 pub fn load(path: &std::path::Path) -> Result<Vec<Opening>, OpeningError> {
-    let text = std::fs::read_to_string(path)
+    // Far above any suite (a line is under 100 bytes), far below trouble.
+    let text = chuhe_core::files::read_text_capped(path, 256 << 20)
         .map_err(|e| OpeningError::new(0, format!("cannot read {}: {e}", path.display())))?;
     let openings = parse(&text)?;
     if openings.is_empty() {

@@ -34,7 +34,7 @@ pub struct Resumed {
 /// file is a match not started yet; a file that cannot be read or parsed is
 /// an error (fix or move it: nothing is overwritten).
 pub fn load(path: &Path, cfg: &MatchConfig, jobs: &[Job]) -> Result<Resumed, String> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match chuhe_core::files::read_capped(path, record::MAX_FILE_BYTES) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Resumed::default()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),

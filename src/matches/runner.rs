@@ -4,7 +4,7 @@
 //! next game), PGN as games finish, the running score, standings and the final
 //! report.
 
-use super::engine::{Engine, EngineSpec, Protocol};
+use super::engine::{Engine, EngineError, EngineSpec};
 use super::game::{self, GameRecord, GameSettings, GameSetup, Referee, Termination};
 use super::pgn::{self, PgnHeader};
 use super::resume;
@@ -67,7 +67,12 @@ pub fn run(
         }
         _ => Vec::new(),
     };
-    play(cfg, jobs, done, referee, stop, out).map_err(output_error)
+    let mut resolved = cfg.clone();
+    let done_rounds: HashSet<usize> = done.iter().map(|(j, _)| j.round).collect();
+    if jobs.iter().any(|j| !done_rounds.contains(&j.round)) {
+        start_each_engine(&mut resolved.engines, &cfg.settings, &stop)?;
+    }
+    play(&resolved, jobs, done, referee, stop, out).map_err(output_error)
 }
 
 fn output_error(e: io::Error) -> String {
@@ -121,11 +126,7 @@ fn play(
 
     let (tx, rx) = mpsc::channel::<(Job, GameRecord)>();
     let workers = cfg.concurrency.clamp(1, total.max(1));
-    let mut resolved = cfg.clone();
-    if queue.lock().is_ok_and(|q| !q.is_empty()) {
-        detect_protocols(&mut resolved.engines, &cfg.settings, &stop);
-    }
-    let cfg_shared = Arc::new(resolved);
+    let cfg_shared = Arc::new(cfg.clone());
     let mut handles = Vec::with_capacity(workers);
     for _ in 0..workers {
         let (queue, tx, stop, referee, cfg) = (
@@ -303,28 +304,52 @@ impl Tally<'_> {
     }
 }
 
-/// Settles `auto` protocols once, before the games, so that a UCI-only engine
-/// does not wait out the `ucci` probe in every game. An engine that does not
-/// start here stays `auto`; its games will record the failure.
-fn detect_protocols(engines: &mut [EngineSpec], settings: &GameSettings, stop: &Arc<AtomicBool>) {
+/// Starts each engine once, through its handshake and options, before the
+/// first game: an engine that cannot start would otherwise forfeit every
+/// game, and the match would report a result that says nothing about the
+/// engines. On the way, `auto` protocols are settled, so that a UCI-only
+/// engine does not wait out the `ucci` probe in every game. An engine that
+/// fails later (a crash, an overloaded machine) still loses only its game.
+fn start_each_engine(
+    engines: &mut [EngineSpec],
+    settings: &GameSettings,
+    stop: &Arc<AtomicBool>,
+) -> Result<(), String> {
     let timeout = std::time::Duration::from_millis(settings.init_timeout_ms);
-    for spec in engines.iter_mut().filter(|e| e.proto == Protocol::Auto) {
-        if let Ok(engine) = Engine::start(spec, timeout, stop.clone()) {
-            spec.proto = engine.proto;
-            engine.quit();
+    for spec in engines.iter_mut() {
+        match Engine::start(spec, timeout, stop.clone()) {
+            Ok(engine) => {
+                spec.proto = engine.proto;
+                engine.quit();
+            }
+            // Ctrl-C: the match ends as a stopped one does, not as a failure.
+            Err(_) if stop.load(Ordering::Relaxed) => return Ok(()),
+            Err(e) => {
+                let why = match e {
+                    EngineError::Timeout => format!(
+                        "no answer within {} s of the handshake",
+                        timeout.as_secs_f64()
+                    ),
+                    e => e.to_string(),
+                };
+                let mut command = spec.cmd.clone();
+                for a in &spec.args {
+                    command.push(' ');
+                    command.push_str(a);
+                }
+                return Err(format!(
+                    "engine {} (`{command}`) failed to start: {why}; the match stopped before its first game",
+                    spec.name
+                ));
+            }
         }
     }
+    Ok(())
 }
 
 fn elo_text(wdl: &Wdl) -> String {
     match stats::elo_estimate(wdl) {
-        // `+ 0.0` turns -0.0 into 0.0 so an even score does not print as "-0.0".
-        Some(e) => format!(
-            "Elo {:+.1} [{:+.1}, {:+.1}]",
-            e.elo + 0.0,
-            e.low + 0.0,
-            e.high + 0.0
-        ),
+        Some(e) => e.to_string(),
         None => "Elo -".to_string(),
     }
 }

@@ -16,8 +16,12 @@ impl Wdl {
         self.wins + self.draws + self.losses
     }
 
-    /// Mean score per game (win 1, draw 1/2).
+    /// Mean score per game (win 1, draw 1/2); an even 0.5 before any game,
+    /// rather than the NaN of 0/0 reaching a printed line.
     pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
     }
 
@@ -92,36 +96,84 @@ pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// Elo estimate with its 95% interval; `None` without games, and infinite
-/// bounds when every game went one way.
+/// Elo estimate with its 95% interval, all of it finite: a match that went
+/// one way has no estimate (the score's Elo is infinite), only a bound.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EloEstimate {
-    pub elo: f64,
-    pub low: f64,
-    pub high: f64,
+pub enum EloEstimate {
+    /// A score strictly between 0 and 1. An end of the interval is None
+    /// where the normal approximation puts it outside (0, 1): the games say
+    /// nothing about that side yet.
+    Estimate {
+        elo: f64,
+        low: Option<f64>,
+        high: Option<f64>,
+    },
+    /// Every game lost: the difference is below `bound` (95%).
+    AllLost { games: u32, bound: f64 },
+    /// Every game won: the difference is above `bound` (95%).
+    AllWon { games: u32, bound: f64 },
+}
+
+/// The score per game above which losing all `n` games has a chance under
+/// 2.5% (one side of a 95% interval). Each game lost has a chance of at
+/// most 1 - s for a score s (draws only lower it), so the bound holds
+/// whatever the draw rate.
+fn one_way_bound(n: u32) -> f64 {
+    1.0 - 0.025f64.powf(1.0 / f64::from(n.max(1)))
 }
 
 pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
-    if wdl.games() == 0 {
+    let n = wdl.games();
+    if n == 0 {
         return None;
     }
+    if wdl.losses == n {
+        let bound = elo_from_score(one_way_bound(n));
+        return Some(EloEstimate::AllLost { games: n, bound });
+    }
+    if wdl.wins == n {
+        let bound = -elo_from_score(one_way_bound(n));
+        return Some(EloEstimate::AllWon { games: n, bound });
+    }
     let s = wdl.score();
-    let se = (wdl.variance() / wdl.games() as f64).sqrt();
+    let se = (wdl.variance() / n as f64).sqrt();
     let z = 1.959_963_984_540_054;
-    let bound = |x: f64| {
-        if x <= 0.0 {
-            f64::NEG_INFINITY
-        } else if x >= 1.0 {
-            f64::INFINITY
-        } else {
-            elo_from_score(x)
-        }
-    };
-    Some(EloEstimate {
-        elo: bound(s),
-        low: bound(s - z * se),
-        high: bound(s + z * se),
+    let inside = |x: f64| (x > 0.0 && x < 1.0).then(|| elo_from_score(x));
+    Some(EloEstimate::Estimate {
+        elo: elo_from_score(s),
+        low: inside(s - z * se),
+        high: inside(s + z * se),
     })
+}
+
+impl std::fmt::Display for EloEstimate {
+    /// `Elo +147.2 [+77.7, +226.9]`, with words where a number would be
+    /// infinite.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `+ 0.0` turns -0.0 into 0.0 so an even score does not print as "-0.0".
+        let num = |x: f64| format!("{:+.1}", x + 0.0);
+        match *self {
+            EloEstimate::Estimate { elo, low, high } => {
+                write!(f, "Elo {} ", num(elo))?;
+                match (low, high) {
+                    (Some(l), Some(h)) => write!(f, "[{}, {}]", num(l), num(h)),
+                    (Some(l), None) => write!(f, "[{}, no upper bound yet]", num(l)),
+                    (None, Some(h)) => write!(f, "[no lower bound yet, {}]", num(h)),
+                    (None, None) => write!(f, "[no bounds yet]"),
+                }
+            }
+            EloEstimate::AllLost { games, bound } => write!(
+                f,
+                "Elo below {} (all {games} games lost: too lopsided to estimate)",
+                num(bound)
+            ),
+            EloEstimate::AllWon { games, bound } => write!(
+                f,
+                "Elo above {} (all {games} games won: too lopsided to estimate)",
+                num(bound)
+            ),
+        }
+    }
 }
 
 /// Error function (Abramowitz and Stegun 7.1.26, |error| < 1.5e-7).
@@ -269,18 +321,68 @@ mod tests {
             draws: 20,
             losses: 20,
         };
-        let e = elo_estimate(&wdl).unwrap();
-        assert!(close(e.elo, 147.19, 0.01));
-        // se = sqrt(0.16/100) = 0.04
-        assert!(close(e.low, elo_from_score(0.7 - 1.959964 * 0.04), 0.01));
-        assert!(close(e.high, elo_from_score(0.7 + 1.959964 * 0.04), 0.01));
-        let all = Wdl {
-            wins: 3,
-            draws: 0,
-            losses: 0,
+        let Some(EloEstimate::Estimate {
+            elo,
+            low: Some(low),
+            high: Some(high),
+        }) = elo_estimate(&wdl)
+        else {
+            panic!("an estimate with both ends");
         };
-        assert_eq!(elo_estimate(&all).unwrap().elo, f64::INFINITY);
+        assert!(close(elo, 147.19, 0.01));
+        // se = sqrt(0.16/100) = 0.04
+        assert!(close(low, elo_from_score(0.7 - 1.959964 * 0.04), 0.01));
+        assert!(close(high, elo_from_score(0.7 + 1.959964 * 0.04), 0.01));
         assert!(elo_estimate(&Wdl::default()).is_none());
+    }
+
+    /// Issue 50: a short match that went one way printed `Elo -inf [-inf,
+    /// -inf]`. Every number is finite now, and a one-way match gives a bound.
+    #[test]
+    fn lopsided_scores_give_bounds_not_infinities() {
+        let wdl = |wins, draws, losses| Wdl {
+            wins,
+            draws,
+            losses,
+        };
+        // 0-2: losing both is 2.5% likely at a score of 1 - sqrt(0.025).
+        let Some(EloEstimate::AllLost { games: 2, bound }) = elo_estimate(&wdl(0, 0, 2)) else {
+            panic!("all lost");
+        };
+        assert!(close(bound, elo_from_score(1.0 - 0.025f64.sqrt()), 1e-9));
+        assert_eq!(
+            elo_estimate(&wdl(0, 0, 2)).unwrap().to_string(),
+            "Elo below +290.5 (all 2 games lost: too lopsided to estimate)"
+        );
+        assert_eq!(
+            elo_estimate(&wdl(3, 0, 0)).unwrap().to_string(),
+            "Elo above -153.5 (all 3 games won: too lopsided to estimate)"
+        );
+        // The more games, the tighter: 100 losses put it far below.
+        let Some(EloEstimate::AllLost { bound, .. }) = elo_estimate(&wdl(0, 0, 100)) else {
+            panic!("all lost");
+        };
+        assert!(bound < -400.0, "{bound}");
+        // Interval ends outside (0, 1) are said in words.
+        assert_eq!(
+            elo_estimate(&wdl(1, 0, 1)).unwrap().to_string(),
+            "Elo +0.0 [no bounds yet]"
+        );
+        let t = elo_estimate(&wdl(9, 1, 0)).unwrap().to_string();
+        assert!(t.ends_with(", no upper bound yet]"), "{t}");
+        let t = elo_estimate(&wdl(0, 1, 9)).unwrap().to_string();
+        assert!(t.contains("[no lower bound yet, "), "{t}");
+        // No infinity or NaN in any text from small matches.
+        for w in 0..12 {
+            for d in 0..12 {
+                for l in 0..12 {
+                    if let Some(e) = elo_estimate(&wdl(w, d, l)) {
+                        let t = e.to_string().to_lowercase();
+                        assert!(!t.contains("inf") && !t.contains("nan"), "{w}-{d}-{l}: {t}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

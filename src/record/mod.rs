@@ -89,10 +89,14 @@ fn looks_like_text(bytes: &[u8]) -> bool {
     matches!(first, Some(b'[' | b'{' | b'1'..=b'9'))
 }
 
+/// The largest record file read: a big PGN collection is tens of MB, and
+/// the reader holds several times the file while it works.
+pub const MAX_FILE_BYTES: u64 = 512 << 20;
+
 /// Reads the games of a record file: XQF or PGN, chosen by content and
 /// extension. Errors name the file.
 pub fn read_file(path: &Path) -> Result<Vec<Game>, RecordError> {
-    let bytes = std::fs::read(path)
+    let bytes = chuhe_core::files::read_capped(path, MAX_FILE_BYTES)
         .map_err(|e| RecordError::new(0, format!("cannot read: {e}")).in_file(path))?;
     read_bytes(&bytes, Format::from_path(path)).map_err(|e| e.in_file(path))
 }

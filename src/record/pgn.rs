@@ -64,6 +64,10 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Tok)>, (usize, String)> {
                 out.push((i, Tok::Close));
                 i += 1;
             }
+            // A closing bracket reaching here opens nothing; the word rule
+            // below stops at it, so it must be dealt with or never consumed.
+            '}' => return Err((i, "'}' with no '{' before it".to_string())),
+            ']' => return Err((i, "']' outside a tag".to_string())),
             '[' => {
                 let (tok, end) = tag(text, i)?;
                 out.push((i, tok));
@@ -309,6 +313,10 @@ impl Parser<'_> {
                     };
                     before = pos.clone();
                     pos.make_move(mv);
+                    // Reading needs legality, not history; a history kept
+                    // would make each clone above cost the game's length so
+                    // far, and a long game quadratic time.
+                    pos.clear_history();
                     nodes.push(MoveNode::new(mv));
                 }
             }
@@ -427,7 +435,10 @@ pub fn write_game(game: &Game) -> String {
         Ok(pos) => line_tokens(&pos, &game.moves, &mut tokens),
         Err(_) => tokens.extend(game.moves.iter().map(|n| n.mv.to_string())),
     }
-    tokens.push(game.tag("Result").unwrap_or("*").to_string());
+    // The movetext ends with a result token; a Result tag holding anything
+    // else (from a damaged file) would be read back as a move.
+    let result = game.tag("Result").filter(|r| RESULTS.contains(r));
+    tokens.push(result.unwrap_or("*").to_string());
     out.push_str(&wrap_tokens(&tokens));
     out.push_str("\n\n");
     out

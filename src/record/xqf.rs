@@ -405,6 +405,9 @@ fn line(
             }
         }
         pos.make_move(mv);
+        // Only legality matters here; without the history, the clones made
+        // for variations stay small however long the game.
+        pos.clear_history();
         out.push(node);
         cur = n.child;
         first = false;

@@ -23,6 +23,17 @@ use chuhe_core::rules::{self, judge_repetition, Outcome, Reason};
 #[path = "piped.rs"]
 mod piped;
 
+#[path = "alloc_count.rs"]
+pub mod alloc_count;
+
+#[path = "fuzz_readers.rs"]
+pub mod readers;
+
+// Every binary that runs these targets counts its allocations, so that the
+// readers' memory can be checked (see `alloc_count`).
+#[global_allocator]
+static ALLOC: alloc_count::Counting = alloc_count::Counting;
+
 /// splitmix64: small, fast, and the same everywhere.
 pub struct Rng(u64);
 
@@ -127,11 +138,11 @@ pub fn mutate(r: &mut Rng, text: &str) -> String {
                 let from = r.below(chars.len());
                 let len = 1 + r.below(chars.len() - from);
                 let slice: Vec<char> = chars[from..from + len].to_vec();
-                for _ in 0..1 + r.below(4) {
-                    for (k, c) in slice.iter().enumerate() {
-                        chars.insert(at.min(chars.len()) + k, *c);
-                    }
-                }
+                // All copies in one splice: inserting them char by char
+                // made damaging a long text take seconds.
+                let copies = slice.repeat(1 + r.below(4));
+                let at = at.min(chars.len());
+                chars.splice(at..at, copies);
             }
             _ => {
                 let n = number(r);
@@ -881,7 +892,7 @@ pub fn openings(r: &mut Rng) -> Result<(), String> {
         text.push_str(&if r.chance(40) { mutate(r, &line) } else { line });
         text.push('\n');
     }
-    if let Ok(list) = openings::parse(&text) {
+    if let Ok(list) = readers::bounded("openings", text.as_bytes(), || openings::parse(&text))? {
         for o in list {
             o.position()
                 .map_err(|e| format!("{text:?}: accepted opening fails: {e}"))?;
@@ -960,6 +971,12 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("judge", judge),
     ("openings", openings),
     ("config", config),
+    ("pgn", readers::pgn),
+    ("xqf", readers::xqf),
+    ("records", readers::records),
+    ("book", readers::book),
+    ("network", readers::network),
+    ("mate-suite", readers::mate_suite),
 ];
 
 /// What a session run saw besides success.
@@ -1070,6 +1087,8 @@ pub struct Stats {
     pub failures: Vec<(u64, String)>,
     pub panics: u64,
     pub slowest_ms: u128,
+    /// The index of the slowest input, to look at it again.
+    pub slowest: u64,
 }
 
 /// How long one in-process input may take before the run is declared hung:
@@ -1080,9 +1099,15 @@ pub const HANG_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 /// `input_seed(seed, first + i)`), catching panics; a watchdog aborts the
 /// process with the input's index if one runs past `HANG_LIMIT`.
 pub fn run_target(name: &str, target: Target, seed: u64, first: u64, count: u64) -> Stats {
+    use std::io::Write;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::Arc;
     use std::time::Instant;
+    // Tells this run's runaway (see `alloc_count`) from another's when
+    // tests run side by side.
+    static RUNS: AtomicU64 = AtomicU64::new(1);
+    let token = RUNS.fetch_add(1, Ordering::Relaxed);
+    alloc_count::set_token(token);
     let epoch = Instant::now();
     // Milliseconds since `epoch` when the current input started; u64::MAX: idle.
     let started = Arc::new(AtomicU64::new(u64::MAX));
@@ -1094,10 +1119,22 @@ pub fn run_target(name: &str, target: Target, seed: u64, first: u64, count: u64)
         std::thread::spawn(move || {
             while !done.load(Ordering::Relaxed) {
                 std::thread::sleep(std::time::Duration::from_millis(200));
+                // Written to stderr itself: the test harness captures
+                // `eprintln!`, and its capture is lost with the abort.
+                if alloc_count::RUNAWAY.load(Ordering::SeqCst) == token {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "RUNAWAY: target {name} seed {seed} input {} held more than {} bytes",
+                        current.load(Ordering::Relaxed),
+                        alloc_count::HARD_CAP
+                    );
+                    std::process::abort();
+                }
                 let s = started.load(Ordering::Relaxed);
                 let now = epoch.elapsed().as_millis() as u64;
                 if s != u64::MAX && now.saturating_sub(s) > HANG_LIMIT.as_millis() as u64 {
-                    eprintln!(
+                    let _ = writeln!(
+                        std::io::stderr(),
                         "HANG: target {name} seed {seed} input {} ran past {HANG_LIMIT:?}",
                         current.load(Ordering::Relaxed)
                     );
@@ -1116,7 +1153,11 @@ pub fn run_target(name: &str, target: Target, seed: u64, first: u64, count: u64)
             target(&mut r)
         });
         started.store(u64::MAX, Ordering::Relaxed);
-        stats.slowest_ms = stats.slowest_ms.max(t0.elapsed().as_millis());
+        let ms = t0.elapsed().as_millis();
+        if ms > stats.slowest_ms {
+            stats.slowest_ms = ms;
+            stats.slowest = i;
+        }
         stats.tried += 1;
         match result {
             Ok(Ok(())) => {}

@@ -119,16 +119,8 @@ impl Book {
         if meta.is_dir() {
             return Err(err(None, "is a directory".into()));
         }
-        if meta.len() > MAX_BOOK_BYTES {
-            return Err(err(
-                None,
-                format!(
-                    "{} bytes is too large (at most {MAX_BOOK_BYTES})",
-                    meta.len()
-                ),
-            ));
-        }
-        let bytes = std::fs::read(path).map_err(|e| err(None, e.to_string()))?;
+        let bytes = crate::files::read_capped(std::path::Path::new(path), MAX_BOOK_BYTES)
+            .map_err(|e| err(None, e.to_string()))?;
         Book::from_bytes(path, &bytes)
     }
 

@@ -482,8 +482,10 @@ impl Network {
     }
 
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| NetError::Io(format!("{}: {e}", path.display())))?;
+        // No file of the format is longer than the largest shape's.
+        let max = HEADER_LEN_V3 + payload_len(MAX_HIDDEN, MAX_BUCKETS, KING_BUCKETS) + 8;
+        let bytes = crate::files::read_capped(path, max as u64)
+            .map_err(|e| NetError::Io(format!("{}: {e}", path.display())))?;
         Network::from_bytes(&bytes)
     }
 
