@@ -1122,3 +1122,23 @@ fn d_shows_the_board_and_eval_takes_the_evaluation_apart() {
     e.send("quit");
     assert!(e.exits());
 }
+
+/// An unknown command is quoted back escaped and cut short: escape
+/// sequences and NULs never reach the GUI raw (issue 50).
+#[test]
+fn unknown_commands_are_quoted_safely() {
+    let mut e = Engine::ucci();
+    let mut line = b"frob\x1b[2J\x00\x07".to_vec();
+    line.extend(std::iter::repeat(b'y').take(500));
+    line.push(b'\n');
+    e.send_bytes(&line);
+    let said = e.expect("info string error: unknown command");
+    assert!(said.contains("frob\\x1b[2J\\x00\\x07"), "{said:?}");
+    assert!(!said.bytes().any(|b| b < 0x20), "{said:?}");
+    assert!(said.len() < 120, "{said:?}");
+    let mut x = Engine::start();
+    x.send("xboard");
+    x.send_bytes(b"bogus\x1b]0;title\x07\n");
+    let said = x.expect("Error (unknown command)");
+    assert!(!said.bytes().any(|b| b < 0x20), "{said:?}");
+}

@@ -104,15 +104,30 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// Cuts user text quoted in a message to a readable length.
+/// User text quoted in a message, made safe to show: control characters
+/// (escape sequences would drive the GUI's terminal, a NUL ends C strings in
+/// some GUIs) are written as `\xNN`, and the result is cut
+/// to a readable length.
 pub fn shorten(text: &str) -> String {
     const MAX: usize = 40;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(MAX).collect();
-        format!("{head}...")
+    let mut shown = String::new();
+    let mut chars = 0;
+    for c in text.chars() {
+        if chars == MAX {
+            shown.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            // Control characters are all below U+00A0. Each escape counts
+            // as one character of the budget: what is cut is the sender's
+            // text, not our spelling of it.
+            shown.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            shown.push(c);
+        }
+        chars += 1;
     }
+    shown
 }
 
 pub fn parse(line: &str) -> Result<Command, CommandError> {
@@ -139,7 +154,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "eval" => Ok(Command::Eval),
         "quit" | "bye" => Ok(Command::Quit),
         "ucinewgame" | "newgame" => Ok(Command::NewGame),
-        other => Err(CommandError::Unknown(other.to_string())),
+        _ => Err(CommandError::Unknown(first.to_string())),
     }
 }
 
@@ -474,6 +489,19 @@ mod tests {
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
         assert!(parse("position nonsense").is_err());
+    }
+
+    #[test]
+    fn quoted_text_is_escaped_and_cut() {
+        assert_eq!(shorten("plain"), "plain");
+        assert_eq!(shorten("a\u{1b}[31mb\0c"), "a\\x1b[31mb\\x00c");
+        assert_eq!(shorten("\u{9b}"), "\\x9b");
+        let long = "x".repeat(100);
+        assert_eq!(shorten(&long), format!("{}...", "x".repeat(40)));
+        match parse("fro\u{1b}b\u{7}\0") {
+            Err(e) => assert_eq!(e.to_string(), "unknown command 'fro\\x1bb\\x07\\x00'"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
