@@ -224,10 +224,7 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                     Ok(NetworkLoaded::File(path)) => {
                         out.note(&format!("network loaded from {path}"))
                     }
-                    Err(e) => out.error(&format!(
-                        "evalfile {}: {e}; keeping the current evaluation",
-                        source.trim()
-                    )),
+                    Err(e) => out.error(&format!("evalfile {e}; keeping the current evaluation")),
                 },
                 Job::UseNnue(on) => engine.set_use_nnue(on),
                 Job::SetStrength(strength) => engine.set_strength(strength),
