@@ -1129,7 +1129,7 @@ fn d_shows_the_board_and_eval_takes_the_evaluation_apart() {
 fn unknown_commands_are_quoted_safely() {
     let mut e = Engine::ucci();
     let mut line = b"frob\x1b[2J\x00\x07".to_vec();
-    line.extend(std::iter::repeat(b'y').take(500));
+    line.extend([b'y'; 500]);
     line.push(b'\n');
     e.send_bytes(&line);
     let said = e.expect("info string error: unknown command");
@@ -1141,4 +1141,40 @@ fn unknown_commands_are_quoted_safely() {
     x.send_bytes(b"bogus\x1b]0;title\x07\n");
     let said = x.expect("Error (unknown command)");
     assert!(!said.bytes().any(|b| b < 0x20), "{said:?}");
+}
+
+/// `quit` during a search ends it with its `bestmove` first (as ElephantEye
+/// and Stockfish do), in both dialects; UCCI then says `bye` (issue 50).
+#[test]
+fn quit_ends_a_running_search_with_its_bestmove() {
+    for (proto, go) in [
+        ("ucci", "go depth 6"),
+        ("uci", "go depth 6"),
+        ("ucci", "go infinite"),
+        ("uci", "go ponder"),
+    ] {
+        let mut e = Engine::speaking(proto);
+        e.send("position startpos");
+        e.send(go);
+        e.send("quit");
+        let (mv, _) = e.answer();
+        assert!(legal(&Position::startpos(), mv), "{proto} {go}");
+        if proto == "ucci" {
+            e.expect("bye");
+        }
+        assert!(e.exits(), "{proto} {go}");
+    }
+    // A `go` still waiting behind the running one is answered too, at once.
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go depth 30");
+    e.send("go depth 30");
+    e.send("isready");
+    e.expect("readyok");
+    e.send("quit");
+    let t = Instant::now();
+    assert!(e.answer().0.is_some());
+    assert!(e.answer().0.is_some());
+    assert!(e.exits());
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
 }

@@ -111,9 +111,8 @@ impl std::error::Error for CommandError {}
 pub fn shorten(text: &str) -> String {
     const MAX: usize = 40;
     let mut shown = String::new();
-    let mut chars = 0;
-    for c in text.chars() {
-        if chars == MAX {
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX {
             shown.push_str("...");
             break;
         }
@@ -125,7 +124,6 @@ pub fn shorten(text: &str) -> String {
         } else {
             shown.push(c);
         }
-        chars += 1;
     }
     shown
 }

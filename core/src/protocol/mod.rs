@@ -14,6 +14,11 @@
 //! - no legal move (or every one banned): `nobestmove` in UCCI, `bestmove
 //!   (none)` in UCI, after an `info depth 0` line with the lost score;
 //! - `stop` while idle: `nobestmove` in UCCI, nothing in UCI;
+//! - `quit` stops a running search and still tells its `bestmove` (as
+//!   ElephantEye and Stockfish do), then carries out the commands that came
+//!   before it (a `go` among them answers at once), lets the search thread
+//!   finish their jobs (a few seconds at most), says `bye` in UCCI and
+//!   exits; nothing after `quit` is read;
 //! - a bare `go` searches until `stop`; a `go` whose every limit is unusable
 //!   searches a short fixed time; end of input stops a search nothing else
 //!   could end (infinite, pondering), lets a bounded one finish, carries out

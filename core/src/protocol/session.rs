@@ -18,8 +18,9 @@ use std::time::{Duration, Instant};
 
 /// Lines kept waiting for a search to end; a GUI that sends more is flooding.
 const MAX_PENDING: usize = 10_000;
-/// How long `quit` waits for setup jobs already queued (see `finish_and_quit`).
-const QUIT_GRACE: Duration = Duration::from_millis(500);
+/// How long `quit` waits for the search thread to finish the jobs queued
+/// before it (see `finish_and_quit`).
+const QUIT_GRACE: Duration = Duration::from_secs(3);
 
 pub struct Session {
     mode: Mode,
@@ -33,8 +34,10 @@ pub struct Session {
     /// Commands that arrived while busy and must wait for the search to end.
     pending: Pending,
     eof: bool,
-    /// `quit` came while idle: the worker's queued jobs get a moment to
-    /// finish (a `readyok` already asked for is still told) before exiting.
+    /// `quit` came: the running search was stopped; it and the commands
+    /// that came before `quit` are answered (any `go` among them stopped at
+    /// once), the worker's queued jobs get a moment to finish, then the
+    /// session ends. Input after `quit` is not read.
     quitting: bool,
     track: ScoreTrack,
 }
@@ -136,13 +139,13 @@ impl Session {
 
     pub fn run(mut self, inbox: Receiver<Event>) -> ! {
         loop {
-            if self.quitting {
-                self.finish_and_quit(&inbox);
-            }
             if self.busy.is_none() {
                 if let Some(cmd) = self.pending.pop_front() {
                     self.run_parsed(cmd);
                     continue;
+                }
+                if self.quitting {
+                    self.finish_and_quit(&inbox);
                 }
                 if self.eof {
                     self.drain_and_exit(&inbox);
@@ -156,6 +159,8 @@ impl Session {
                 Err(_) => self.out.last_line_and_exit(None),
             };
             match event {
+                // What follows `quit` is not for this session.
+                Event::Input(_) if self.quitting => {}
                 Event::Input(Input::Line(line)) => self.on_line(line),
                 Event::Input(Input::TooLong(n)) => self.error(&format!(
                     "line of {n} bytes is longer than {} and was ignored",
@@ -181,9 +186,10 @@ impl Session {
         self.out.last_line_and_exit(None)
     }
 
-    /// `quit` while idle: waits a little for the worker to finish the jobs
-    /// queued before it (so `isready` then `quit` still gets its `readyok`),
-    /// but never long: a huge table being cleared is simply abandoned.
+    /// `quit`, once every search is answered: waits a little for the worker
+    /// to finish the jobs queued before it (so `isready` then `quit` still
+    /// gets its `readyok`, a book that cannot be read its error), but never
+    /// long: a huge table being cleared is simply abandoned.
     fn finish_and_quit(&self, inbox: &Receiver<Event>) -> ! {
         self.send(Job::Sync);
         let deadline = Instant::now() + QUIT_GRACE;
@@ -296,10 +302,7 @@ impl Session {
                 }
             }
             Command::Eval => self.send(Job::Eval(self.pos.clone())),
-            // Mid-search the answer is abandoned at once; idle, the queued
-            // setup jobs are given a moment first.
-            Command::Quit if self.busy.is_some() => self.quit_now(),
-            Command::Quit => self.quitting = true,
+            Command::Quit => self.quit(),
             Command::NewGame => self.new_game(),
             Command::Empty => {}
         }
@@ -443,7 +446,7 @@ impl Session {
                 "info depth 0 {}",
                 score_text(self.mode, Score::Mate(0))
             ));
-            let wait = thinking.must_wait();
+            let wait = thinking.must_wait() && !self.quitting;
             self.busy = Some(Busy::Search(thinking));
             if !wait {
                 self.release();
@@ -456,6 +459,10 @@ impl Session {
             .usebook
             .then(|| Variety::from_level(&self.opts.book_randomness));
         self.busy = Some(Busy::Search(thinking));
+        if self.quitting {
+            // A `go` that came before `quit`: answered, at once.
+            self.stop();
+        }
         self.send(Job::Search {
             pos: self.pos.clone(),
             limits: Box::new(limits),
@@ -485,6 +492,9 @@ impl Session {
             return self.error(&format!("go perft {depth} is too deep (at most {max})"));
         }
         let stop = StopHandle::new();
+        if self.quitting {
+            stop.stop();
+        }
         self.busy = Some(Busy::Perft(stop.clone()));
         self.send(Job::Perft {
             pos: self.pos.clone(),
@@ -532,6 +542,23 @@ impl Session {
             }
         } else {
             t.handle.ponderhit();
+        }
+    }
+
+    /// `quit`: a running search is stopped and still answered with its
+    /// `bestmove`, as ElephantEye and Stockfish do (a GUI may be waiting for
+    /// it), and so is every command that came before; the loop then ends
+    /// the session (`finish_and_quit`).
+    fn quit(&mut self) {
+        self.quitting = true;
+        self.stop_for_quit();
+    }
+
+    /// While quitting: whatever runs is stopped, even an infinite search or
+    /// a ponder search (their answer may then be told).
+    fn stop_for_quit(&mut self) {
+        if self.busy.is_some() {
+            self.stop();
         }
     }
 

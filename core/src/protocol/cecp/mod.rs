@@ -47,6 +47,8 @@
 //!   once per finished iteration, so nodes and ply are those of the last
 //!   one, and no moves are left in it;
 //! - `post` and `nopost` take effect from the next search;
+//! - `quit` drops the running search (XBoard has left the game: no move is
+//!   owed) but still writes what is (pongs, a claim), within a few seconds;
 //! - `random`, `name`, `rating`, `ics`, `computer` change nothing but the
 //!   claims (`computer`); `bk`, `edit`, `white`, `black`, `nps`, `pause`
 //!   and other commands we never asked XBoard for are unknown commands.
@@ -110,7 +112,14 @@ struct Session {
     eof: bool,
     /// The end of the session waits in `waiting`.
     ending: bool,
+    /// `quit` came: input is no longer read, and the session ends once the
+    /// owed lines are out or at this moment, whichever is first.
+    quit_by: Option<Instant>,
 }
+
+/// How long `quit` waits for the search thread to finish the work queued
+/// before it (a stopped search, a pong owed, a result claimed).
+const QUIT_GRACE: Duration = Duration::from_secs(3);
 
 /// A line to print (None: the end of the session) once the search thread
 /// has reached the `Job::Sync` sent with it (`synced`), or, if not
@@ -164,6 +173,7 @@ impl Session {
             track: ScoreTrack::default(),
             eof: false,
             ending: false,
+            quit_by: None,
         }
     }
 
@@ -175,10 +185,19 @@ impl Session {
                 self.ending = true;
                 self.after_jobs(None);
             }
-            let Ok(event) = inbox.recv() else {
+            let event = match self.quit_by {
+                None => inbox.recv().ok(),
+                Some(by) => {
+                    let left = by.saturating_duration_since(Instant::now());
+                    inbox.recv_timeout(left).ok()
+                }
+            };
+            let Some(event) = event else {
                 self.out.last_line_and_exit(None)
             };
             match event {
+                // What follows `quit` is not for this session.
+                Event::Input(_) if self.quit_by.is_some() => {}
                 Event::Input(Input::Line(line)) => match command::parse(&line) {
                     Ok(cmd) => self.carry_out(cmd, &line),
                     Err(e) => self.say(&e.reply(&line)),
@@ -282,7 +301,7 @@ impl Session {
                 Err(e) => self.say(&format!("Error (illegal position: {e}): {line}")),
             },
             Command::Computer => self.opponent_is_engine = true,
-            Command::Quit => self.out.last_line_and_exit(None),
+            Command::Quit => self.quit(),
         }
     }
 
@@ -702,6 +721,18 @@ impl Session {
     }
 
     // ---- the end --------------------------------------------------------
+
+    /// `quit`: XBoard has left the game, so no move is owed and the search
+    /// is dropped; what is owed (pongs, a claim already made) is still
+    /// written once the search thread is through, within `QUIT_GRACE`.
+    fn quit(&mut self) {
+        self.abandon_search();
+        self.quit_by = Some(Instant::now() + QUIT_GRACE);
+        if !self.ending {
+            self.ending = true;
+            self.after_jobs(None);
+        }
+    }
 
     /// End of input: nothing can end pondering or analysis any more; a move
     /// being thought about is still played, then the session ends.
