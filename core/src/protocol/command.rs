@@ -29,6 +29,8 @@ pub enum Command {
     Display,
     /// `eval`: the evaluation of the position taken apart.
     Eval,
+    /// `help`: the commands of the protocol in use.
+    Help,
     Quit,
     NewGame,
     /// An empty (or all-blank) line: nothing to do.
@@ -150,6 +152,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "stop" => Ok(Command::Stop),
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
+        "help" => Ok(Command::Help),
         "quit" | "bye" => Ok(Command::Quit),
         "ucinewgame" | "newgame" => Ok(Command::NewGame),
         _ => Err(CommandError::Unknown(first.to_string())),
