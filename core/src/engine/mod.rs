@@ -6,6 +6,12 @@
 //! through these methods and keep none of this state themselves; it knows
 //! nothing of any protocol and reports what happened as values the caller
 //! words for its GUI.
+//!
+//! This is the entry point for everything that searches: the protocols,
+//! and the tools (analysis, bench, datagen, tuning) should make an `Engine`
+//! and call `go` (full-strength `go` is exactly `Searcher::go_with`), or
+//! reach the search through `Engine::searcher` where they need the bare
+//! search, instead of building a `Searcher` of their own.
 
 mod strength;
 

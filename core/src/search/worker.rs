@@ -361,6 +361,8 @@ impl<'a> Worker<'a> {
         ply: usize,
         cut: bool,
     ) -> i32 {
+        // Step 1. Initialize node: out of depth, quiescence takes over; count
+        // the node, stop if told to.
         let root = ply == 0;
         if depth <= 0 {
             return self.qsearch(pv, alpha, beta, ply);
@@ -373,6 +375,8 @@ impl<'a> Worker<'a> {
         if pv && ply > self.seldepth {
             self.seldepth = ply;
         }
+        // Step 2. Game ended by the rules (repetition, move limit) or the
+        // ply limit reached.
         if !root {
             if let Some(v) = self.rule_score(ply) {
                 return v;
@@ -391,6 +395,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 3. Transposition table lookup.
         let in_check = self.pos.in_check();
         let key = self.pos.key();
         let excluded = self.stack[ply].excluded;
@@ -408,6 +413,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 4. Static evaluation of the position.
         let static_eval;
         let mut eval;
         if in_check {
@@ -438,6 +444,8 @@ impl<'a> Worker<'a> {
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
 
+        // Step 5. Pruning before any move is searched (reverse futility and
+        // the others below).
         if !pv && !in_check && !root && excluded.is_none() {
             // Reverse futility: far enough above beta that a quiet move will
             // not bring the score back down in the few plies left.
@@ -489,7 +497,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // ProbCut: a capture whose shallow search beats beta by a clear
+        // Step 6. ProbCut: a capture whose shallow search beats beta by a clear
         // margin would very likely beat beta at full depth too. Skipped when
         // the table already says a search this deep stays below that mark.
         let pc_beta = beta + params::probcut_margin();
@@ -530,12 +538,15 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Without a move to try first, a deep search here is likely to be
+        // Step 7. Internal iterative reduction: without a move to try first,
+        // a deep search here is likely to be
         // wasted: search it a little shallower.
         if depth >= 6 && tt_move.is_none() && (pv || cut) {
             depth -= 1;
         }
 
+        // Step 8. The move loop: each move in the picker's order, pruned,
+        // extended or reduced, searched, and the best one kept.
         let prev = previous_move(&self.pos);
         let counter = self.heur.counter(prev);
         let killers = self.stack[ply].killers;
@@ -710,6 +721,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 9. No legal move: mate or stalemate.
         if move_count == 0 {
             // No legal move: mated or stalemated, both lost in xiangqi. With
             // a move left out, the one move there is beats this bound.
@@ -720,6 +732,7 @@ impl<'a> Worker<'a> {
             };
         }
 
+        // Step 10. Move-ordering statistics after a cutoff.
         if best >= beta {
             let bonus = history_bonus(depth);
             if self.pos.is_capture(best_move) {
@@ -739,6 +752,7 @@ impl<'a> Worker<'a> {
             best = (best * depth + beta) / (depth + 1);
         }
 
+        // Step 11. Store the result in the transposition table.
         if !excluded.is_none() {
             // A search without one move: its result is not this node's.
             return best;
