@@ -488,3 +488,27 @@ fn ponder_waits_for_ponderhit_and_analysis_searches() {
     say("quit");
     let _ = child.wait();
 }
+
+/// `quit` loses nothing owed to the commands before it (issue 50): the book
+/// move of a `go` still running, its `bestmove`, and the error of a book
+/// set while it ran; `isready` is answered at once, `bye` comes last.
+#[test]
+fn quit_keeps_what_the_commands_before_it_are_owed() {
+    let start = Position::startpos();
+    let path = temp_file("quit.dat", &bookdat(&[(&start, "h2e2", 10, false)]));
+    let out = run_engine(&format!(
+        "ucci\nsetoption bookfiles {path}\nsetoption usebook true\nposition startpos\n\
+         go depth 5\nsetoption bookfiles /nonexistent/BOOK.DAT\nisready\nquit\n"
+    ));
+    let at = |prefix: &str| {
+        out.iter()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {out:#?}"))
+    };
+    let book = at("info string book move h2e2");
+    let best = at("bestmove h2e2");
+    let error = at("info string error: book /nonexistent/BOOK.DAT");
+    assert!(at("readyok") < error, "{out:#?}");
+    assert!(book < best && best < error, "{out:#?}");
+    assert_eq!(out.last().map(String::as_str), Some("bye"), "{out:#?}");
+}

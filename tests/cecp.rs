@@ -775,3 +775,20 @@ fn multipv_and_skill_level_options() {
     assert!(position(START_FEN, &["h2e2"]).is_legal(mv));
     assert!(!e.log.iter().any(|l| l.starts_with("Error")), "{:?}", e.log);
 }
+
+/// `quit` while thinking: no move is owed any more (XBoard has left the
+/// game), but a `ping` sent before it is still answered, and the engine
+/// ends promptly (issue 50).
+#[test]
+fn quit_still_answers_the_pings_before_it() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("st 30");
+    e.send("go");
+    e.send("ping 41");
+    e.send("quit");
+    let t = Instant::now();
+    e.expect("pong 41");
+    assert!(e.exits());
+    assert!(t.elapsed() < Duration::from_secs(10));
+}

@@ -1070,12 +1070,17 @@ fn skill_level_and_elo_limit_the_search_and_play_legal_moves() {
     assert!(infos.iter().all(|l| nodes(l) < 20_000), "{infos:?}");
     assert!(!infos.iter().any(|l| l.contains("multipv 2")), "{infos:?}");
     // UCI_Elo counts only with UCI_LimitStrength; out of range is clamped
-    // with a note.
+    // with a note, which is no error (issue 50).
     e.send("setoption name Skill Level value 20");
     e.send("setoption name UCI_Elo value 5");
     e.send("isready");
     e.expect("readyok");
-    assert_eq!(e.errors(), 1, "{:?}", e.log);
+    assert_eq!(e.errors(), 0, "{:?}", e.log);
+    assert!(e
+        .log
+        .iter()
+        .any(|l| l.starts_with("info string option UCI_Elo 5 is outside")
+            && l.contains("clamped to")));
     e.send("setoption name UCI_LimitStrength value true");
     e.send("position startpos");
     let (mv, _) = e.go("go depth 30");
@@ -1121,4 +1126,98 @@ fn d_shows_the_board_and_eval_takes_the_evaluation_apart() {
     assert_eq!(e.errors(), 0, "{:?}", e.log);
     e.send("quit");
     assert!(e.exits());
+}
+
+/// An unknown command is quoted back escaped and cut short: escape
+/// sequences and NULs never reach the GUI raw (issue 50).
+#[test]
+fn unknown_commands_are_quoted_safely() {
+    let mut e = Engine::ucci();
+    let mut line = b"frob\x1b[2J\x00\x07".to_vec();
+    line.extend([b'y'; 500]);
+    line.push(b'\n');
+    e.send_bytes(&line);
+    let said = e.expect("info string error: unknown command");
+    assert!(said.contains("frob\\x1b[2J\\x00\\x07"), "{said:?}");
+    assert!(!said.bytes().any(|b| b < 0x20), "{said:?}");
+    assert!(said.len() < 120, "{said:?}");
+    let mut x = Engine::start();
+    x.send("xboard");
+    x.send_bytes(b"bogus\x1b]0;title\x07\n");
+    let said = x.expect("Error (unknown command)");
+    assert!(!said.bytes().any(|b| b < 0x20), "{said:?}");
+}
+
+/// `quit` during a search ends it with its `bestmove` first (as ElephantEye
+/// and Stockfish do), in both dialects; UCCI then says `bye` (issue 50).
+#[test]
+fn quit_ends_a_running_search_with_its_bestmove() {
+    for (proto, go) in [
+        ("ucci", "go depth 6"),
+        ("uci", "go depth 6"),
+        ("ucci", "go infinite"),
+        ("uci", "go ponder"),
+    ] {
+        let mut e = Engine::speaking(proto);
+        e.send("position startpos");
+        e.send(go);
+        e.send("quit");
+        let (mv, _) = e.answer();
+        assert!(legal(&Position::startpos(), mv), "{proto} {go}");
+        if proto == "ucci" {
+            e.expect("bye");
+        }
+        assert!(e.exits(), "{proto} {go}");
+    }
+    // A `go` still waiting behind the running one is answered too, at once.
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go depth 30");
+    e.send("go depth 30");
+    e.send("isready");
+    e.expect("readyok");
+    e.send("quit");
+    let t = Instant::now();
+    assert!(e.answer().0.is_some());
+    assert!(e.answer().0.is_some());
+    assert!(e.exits());
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+}
+
+/// Issue 50: errors name options as the dialect in use does, a clamped
+/// value is a note and no error, and `help` answers before and after a
+/// protocol is chosen.
+#[test]
+fn option_messages_speak_the_dialect_and_help_answers() {
+    let mut e = Engine::uci();
+    e.send("setoption name Hash value lots");
+    e.send("setoption name Hash value 1000000");
+    e.send("isready");
+    let (_, said) = e.until("readyok");
+    assert!(
+        said.iter()
+            .any(|l| l == "info string error: option Hash takes a whole number, not 'lots'"),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(
+            |l| l.starts_with("info string option Hash 1000000 is outside 1..")
+                && l.contains("clamped to")
+        ),
+        "{said:?}"
+    );
+    assert!(!said.iter().any(|l| l.contains("hashsize")), "{said:?}");
+    assert_eq!(e.errors(), 1, "{said:?}");
+    e.send("help");
+    e.expect("info string UCI commands");
+    let mut e = Engine::ucci();
+    e.send("setoption name Hash value lots");
+    e.expect("info string error: option hashsize takes a whole number");
+    let mut e = Engine::start();
+    e.send("help");
+    e.expect("info string Chuhe speaks UCCI, UCI and CECP");
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("help");
+    e.expect("info string UCCI commands");
 }

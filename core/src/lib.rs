@@ -13,6 +13,20 @@
 //!
 //! Tools (match runner, analysis, records, book building, datagen, trainer)
 //! live in the `chuhe` package on top of this one.
+//!
+//! # Which way into the engine
+//!
+//! - To play or analyse (a GUI protocol, a tool that searches positions):
+//!   `engine::Engine`. It owns the search with its table and threads, the
+//!   evaluation (network or hand-crafted), the books and the playing
+//!   strength; `Engine::go` searches a position under `search::Limits`,
+//!   with a `search::StopHandle` and a callback for progress. The
+//!   protocols (`protocol`) use nothing else.
+//! - To speak a protocol on stdin/stdout: `protocol::run_stdio`.
+//! - `search::Searcher` is the layer below, for code that must control the
+//!   bare search (fixed-node benchmarks, tuning runs, self-play data);
+//!   `Engine::searcher` gives access to the one inside an engine, so a tool
+//!   can still start from `Engine` and keep its network and settings.
 
 pub mod board;
 pub mod book;

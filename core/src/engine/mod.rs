@@ -6,17 +6,24 @@
 //! through these methods and keep none of this state themselves; it knows
 //! nothing of any protocol and reports what happened as values the caller
 //! words for its GUI.
+//!
+//! This is the entry point for everything that searches: the protocols,
+//! and the tools (analysis, bench, datagen, tuning) should make an `Engine`
+//! and call `go` (full-strength `go` is exactly `Searcher::go_with`), or
+//! reach the search through `Engine::searcher` where they need the bare
+//! search, instead of building a `Searcher` of their own.
 
 mod strength;
 
 pub use strength::{Strength, MAX_ELO, MAX_LEVEL, MIN_ELO};
 
 use crate::board::{Move, Position};
-use crate::book::{self, Book, Variety};
+use crate::book::{self, Book, BookError, Variety};
 use crate::eval::{self, EvalTrace};
-use crate::nnue::{self, net::Network};
+use crate::nnue::{self, net::NetError, net::Network};
 use crate::rng::SplitMix64;
 use crate::search::{HashReport, HashView, Limits, SearchInfo, SearchResult, Searcher, StopHandle};
+use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -34,6 +41,34 @@ pub enum NetworkLoaded {
     NoEmbedded,
     /// The network from this file is in use.
     File(String),
+}
+
+/// Why the engine refused a file it was given. In each case it keeps what
+/// it had: the network in use, the books that could be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// A network file that cannot be used.
+    Network { path: String, cause: NetError },
+    /// A book that cannot be read; it is left out.
+    Book(BookError),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Network { path, cause } => write!(f, "{path}: {cause}"),
+            EngineError::Book(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EngineError::Network { cause, .. } => Some(cause),
+            EngineError::Book(e) => Some(e),
+        }
+    }
 }
 
 /// A move from the opening book, with where it came from.
@@ -119,7 +154,7 @@ impl Engine {
     /// Loads the network `source` names: `EMBEDDED_NET` (or nothing) for
     /// the built-in one, else a file. A file that cannot be used is refused
     /// with the reason and the network in use is kept.
-    pub fn load_network(&mut self, source: &str) -> Result<NetworkLoaded, String> {
+    pub fn load_network(&mut self, source: &str) -> Result<NetworkLoaded, EngineError> {
         let source = source.trim();
         let loaded = if source.is_empty() || source == EMBEDDED_NET {
             self.net = nnue::default_network();
@@ -129,7 +164,10 @@ impl Engine {
                 NetworkLoaded::NoEmbedded
             }
         } else {
-            let net = Network::load(Path::new(source)).map_err(|e| e.to_string())?;
+            let net = Network::load(Path::new(source)).map_err(|cause| EngineError::Network {
+                path: source.to_string(),
+                cause,
+            })?;
             self.net = Some(Arc::new(net));
             NetworkLoaded::File(source.to_string())
         };
@@ -158,11 +196,11 @@ impl Engine {
 
     /// Replaces the books with those of `files`; one answer per file, in
     /// order: what was read, or why it could not be (it is left out).
-    pub fn load_books(&mut self, files: &[&str]) -> Vec<Result<BookInfo, String>> {
+    pub fn load_books(&mut self, files: &[&str]) -> Vec<Result<BookInfo, EngineError>> {
         self.books.clear();
         let mut answers = Vec::with_capacity(files.len());
         for file in files {
-            answers.push(Book::open(file).map_err(|e| e.to_string()).map(|b| {
+            answers.push(Book::open(file).map_err(EngineError::Book).map(|b| {
                 let info = BookInfo {
                     path: b.path().to_string(),
                     records: b.len(),
@@ -252,7 +290,13 @@ mod tests {
         let mut e = Engine::new();
         assert_eq!(e.load_network(EMBEDDED_NET), Ok(NetworkLoaded::Embedded));
         let err = e.load_network("/nonexistent/net.nnue").unwrap_err();
-        assert!(!err.is_empty());
+        assert!(
+            matches!(&err, EngineError::Network { path, .. } if path == "/nonexistent/net.nnue")
+        );
+        assert!(
+            err.to_string().starts_with("/nonexistent/net.nnue: "),
+            "{err}"
+        );
         assert!(e.net.is_some(), "the built-in network is still loaded");
         e.set_use_nnue(false);
         assert!(e.searcher().network().is_none());
@@ -301,7 +345,7 @@ mod tests {
         let mut e = Engine::new();
         let r = e.load_books(&["/nonexistent/book.dat"]);
         assert_eq!(r.len(), 1);
-        assert!(r[0].is_err());
+        assert!(matches!(&r[0], Err(EngineError::Book(b)) if b.path == "/nonexistent/book.dat"));
         assert!(!e.has_books());
         let limits = Limits::default();
         assert_eq!(

@@ -44,7 +44,7 @@
 
 use super::aligned::AlignedI16;
 use super::simd::Kernel;
-pub use super::simd::Simd;
+pub use super::simd::{Simd, MAX_HIDDEN, WIDTHS};
 use crate::board::{Color, Piece, Square};
 use arrayvec::ArrayVec;
 use std::fmt;
@@ -53,9 +53,6 @@ pub const FEATURES: usize = 2 * 7 * 90;
 /// King buckets of a network that has them: the perspective's king on one
 /// of the palace's nine points, the f-file mirrored onto the d-file.
 pub const KING_BUCKETS: usize = 6;
-/// The hidden widths this build runs.
-pub const WIDTHS: [usize; 4] = [256, 512, 768, 1024];
-pub const MAX_HIDDEN: usize = 1024;
 pub const MAX_BUCKETS: usize = 16;
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
@@ -624,10 +621,12 @@ fn i16_le(c: &[u8]) -> i16 {
 /// i32, summed exactly.
 ///
 /// # Panics
-/// If `simd` is not available on this CPU or `H` is not one of `WIDTHS`.
-pub fn screlu_dot<const H: usize>(x: &[i16; H], w: &[i16; H], simd: Simd) -> i64 {
+/// If `simd` is not available on this CPU, the slices differ in length or
+/// their length is not one of `WIDTHS`.
+pub fn screlu_dot(x: &[i16], w: &[i16], simd: Simd) -> i64 {
     assert!(simd.available());
-    simd.run(H, Dot(x, w))
+    assert_eq!(x.len(), w.len());
+    simd.run(x.len(), Dot(x, w))
 }
 
 // The kernels: each a call of the generic arithmetic in `kernels`.
@@ -658,11 +657,11 @@ impl Kernel for Evaluate<'_> {
     }
 }
 
-/// The dot product alone, for `screlu_dot` (the widths' slices are `H`
-/// long: `Simd::run` is only asked for the width of the arrays).
-struct Dot<'a, const N: usize>(&'a [i16; N], &'a [i16; N]);
+/// The dot product alone, for `screlu_dot` (the slices are `H` long:
+/// `Simd::run` is only asked for the width of the slices).
+struct Dot<'a>(&'a [i16], &'a [i16]);
 
-impl<const N: usize> Kernel for Dot<'_, N> {
+impl Kernel for Dot<'_> {
     type Output = i64;
     #[inline(always)]
     fn run<const H: usize, const AVX2: bool>(self) -> i64 {

@@ -9,7 +9,47 @@
 //! become 256-bit vector code. The network (and the trainer) pick the
 //! `Simd` when they are made and keep it, so no call tests the CPU.
 
-use super::net::WIDTHS;
+/// Declares the hidden widths once: `WIDTHS`, the largest (`MAX_HIDDEN`)
+/// and the arms of `Simd::run` that compile a kernel for each. A width
+/// added here is accepted in network files, compiled on every instruction
+/// set and tested; nothing else lists them.
+macro_rules! widths {
+    ($($h:literal),+) => {
+        /// The hidden widths this build runs.
+        pub const WIDTHS: [usize; [$($h),+].len()] = [$($h),+];
+
+        /// The instance of `kernel` for width `hidden` on `simd`; None for
+        /// a width not in `WIDTHS`.
+        #[inline(always)]
+        fn dispatch<K: Kernel>(simd: Simd, hidden: usize, kernel: K) -> Option<K::Output> {
+            Some(match (simd, hidden) {
+                $(
+                    // SAFETY: a `Simd::Avx2` in use was made by `detect` or
+                    // checked with `available`.
+                    #[cfg(target_arch = "x86_64")]
+                    (Simd::Avx2, $h) => unsafe { run_avx2::<K, $h>(kernel) },
+                    (_, $h) => kernel.run::<$h, false>(),
+                )+
+                _ => return None,
+            })
+        }
+    };
+}
+
+widths!(256, 512, 768, 1024);
+
+/// The widest hidden layer (accumulator buffers are sized for it).
+pub const MAX_HIDDEN: usize = {
+    let mut max = 0;
+    let mut i = 0;
+    while i < WIDTHS.len() {
+        if WIDTHS[i] > max {
+            max = WIDTHS[i];
+        }
+        i += 1;
+    }
+    max
+};
 
 /// The instruction set a network's arithmetic runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,22 +101,9 @@ impl Simd {
     #[inline(always)]
     pub fn run<K: Kernel>(self, hidden: usize, kernel: K) -> K::Output {
         debug_assert!(self.available());
-        match (self, hidden) {
-            // SAFETY (the four AVX2 arms): a `Simd::Avx2` in use was made by
-            // `detect` or checked with `available`.
-            #[cfg(target_arch = "x86_64")]
-            (Simd::Avx2, 256) => unsafe { run_avx2::<K, 256>(kernel) },
-            #[cfg(target_arch = "x86_64")]
-            (Simd::Avx2, 512) => unsafe { run_avx2::<K, 512>(kernel) },
-            #[cfg(target_arch = "x86_64")]
-            (Simd::Avx2, 768) => unsafe { run_avx2::<K, 768>(kernel) },
-            #[cfg(target_arch = "x86_64")]
-            (Simd::Avx2, 1024) => unsafe { run_avx2::<K, 1024>(kernel) },
-            (_, 256) => kernel.run::<256, false>(),
-            (_, 512) => kernel.run::<512, false>(),
-            (_, 768) => kernel.run::<768, false>(),
-            (_, 1024) => kernel.run::<1024, false>(),
-            _ => panic!("hidden width {hidden}: the kernels are compiled for {WIDTHS:?}"),
+        match dispatch(self, hidden, kernel) {
+            Some(out) => out,
+            None => panic!("hidden width {hidden}: the kernels are compiled for {WIDTHS:?}"),
         }
     }
 }

@@ -29,6 +29,8 @@ pub enum Command {
     Display,
     /// `eval`: the evaluation of the position taken apart.
     Eval,
+    /// `help`: the commands of the protocol in use.
+    Help,
     Quit,
     NewGame,
     /// An empty (or all-blank) line: nothing to do.
@@ -104,15 +106,28 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// Cuts user text quoted in a message to a readable length.
+/// User text quoted in a message, made safe to show: control characters
+/// (escape sequences would drive the GUI's terminal, a NUL ends C strings in
+/// some GUIs) are written as `\xNN`, and the result is cut
+/// to a readable length.
 pub fn shorten(text: &str) -> String {
     const MAX: usize = 40;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(MAX).collect();
-        format!("{head}...")
+    let mut shown = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX {
+            shown.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            // Control characters are all below U+00A0. Each escape counts
+            // as one character of the budget: what is cut is the sender's
+            // text, not our spelling of it.
+            shown.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            shown.push(c);
+        }
     }
+    shown
 }
 
 pub fn parse(line: &str) -> Result<Command, CommandError> {
@@ -137,9 +152,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "stop" => Ok(Command::Stop),
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
+        "help" => Ok(Command::Help),
         "quit" | "bye" => Ok(Command::Quit),
         "ucinewgame" | "newgame" => Ok(Command::NewGame),
-        other => Err(CommandError::Unknown(other.to_string())),
+        _ => Err(CommandError::Unknown(first.to_string())),
     }
 }
 
@@ -474,6 +490,19 @@ mod tests {
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
         assert!(parse("position nonsense").is_err());
+    }
+
+    #[test]
+    fn quoted_text_is_escaped_and_cut() {
+        assert_eq!(shorten("plain"), "plain");
+        assert_eq!(shorten("a\u{1b}[31mb\0c"), "a\\x1b[31mb\\x00c");
+        assert_eq!(shorten("\u{9b}"), "\\x9b");
+        let long = "x".repeat(100);
+        assert_eq!(shorten(&long), format!("{}...", "x".repeat(40)));
+        match parse("fro\u{1b}b\u{7}\0") {
+            Err(e) => assert_eq!(e.to_string(), "unknown command 'fro\\x1bb\\x07\\x00'"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

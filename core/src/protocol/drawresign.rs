@@ -3,7 +3,7 @@
 //! is really drawn or lost for us, offering and resigning need the same
 //! verdict over several searches in a row.
 
-use super::options::Options;
+use super::options::OptionMap;
 use crate::board::{Move, PieceKind, Position};
 use crate::rules;
 use crate::search::Score;
@@ -85,21 +85,22 @@ impl ScoreTrack {
         (n > 0 && self.scores.len() >= n).then(|| &self.scores[self.scores.len() - n..])
     }
 
-    pub fn resign_due(&self, opts: &Options) -> bool {
-        if opts.resign_score <= 0 {
+    pub fn resign_due(&self, opts: &OptionMap) -> bool {
+        let resign_score = opts.resign_score();
+        if resign_score <= 0 {
             return false;
         }
-        self.recent(opts.resign_moves).is_some_and(|s| {
+        self.recent(opts.resign_moves()).is_some_and(|s| {
             s.iter().all(|&sc| match sc {
                 Score::Mate(n) => n <= 0,
-                Score::Cp(cp) => cp <= -opts.resign_score,
+                Score::Cp(cp) => cp <= -resign_score,
             })
         })
     }
 
-    pub fn draw_offer_due(&self, opts: &Options, pos: &Position) -> bool {
+    pub fn draw_offer_due(&self, opts: &OptionMap, pos: &Position) -> bool {
         low_material(pos)
-            && self.recent(opts.draw_offer_moves).is_some_and(|s| {
+            && self.recent(opts.draw_offer_moves()).is_some_and(|s| {
                 s.iter()
                     .all(|&sc| matches!(sc, Score::Cp(cp) if cp.abs() <= OFFER_CP))
             })
@@ -155,10 +156,10 @@ mod tests {
 
     #[test]
     fn resign_needs_several_bad_scores_in_a_row() {
-        let opts = Options::default();
+        let opts = OptionMap::default();
         let mut t = ScoreTrack::default();
         let p = Position::startpos();
-        for _ in 0..opts.resign_moves - 1 {
+        for _ in 0..opts.resign_moves() - 1 {
             t.record(&p, Score::Cp(-2000));
         }
         assert!(!t.resign_due(&opts));

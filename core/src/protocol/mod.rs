@@ -14,6 +14,11 @@
 //! - no legal move (or every one banned): `nobestmove` in UCCI, `bestmove
 //!   (none)` in UCI, after an `info depth 0` line with the lost score;
 //! - `stop` while idle: `nobestmove` in UCCI, nothing in UCI;
+//! - `quit` stops a running search and still tells its `bestmove` (as
+//!   ElephantEye and Stockfish do), then carries out the commands that came
+//!   before it (a `go` among them answers at once), lets the search thread
+//!   finish their jobs (a few seconds at most), says `bye` in UCCI and
+//!   exits; nothing after `quit` is read;
 //! - a bare `go` searches until `stop`; a `go` whose every limit is unusable
 //!   searches a short fixed time; end of input stops a search nothing else
 //!   could end (infinite, pondering), lets a bounded one finish, carries out
@@ -30,6 +35,7 @@
 
 mod cecp;
 pub mod command;
+mod controller;
 mod drawresign;
 mod inspect;
 pub mod options;
@@ -48,6 +54,74 @@ use std::thread;
 pub enum Mode {
     Ucci,
     Uci,
+}
+
+/// The wording differences between UCCI and UCI, in one table (CECP's are
+/// its own: `cecp`). Score and `info` formats are in `output`.
+pub struct Words {
+    /// What ends the answer to `ucci`/`uci`.
+    pub hello_ok: &'static str,
+    pub copyright: bool,
+    /// The answer when there is no move to play.
+    pub no_move: &'static str,
+    /// The answer to `stop` while idle.
+    pub stop_while_idle: Option<&'static str>,
+    /// The last line after `quit`.
+    pub goodbye: Option<&'static str>,
+    /// `go time ...` clocks are in seconds unless `usemillisec` (UCCI); UCI
+    /// clocks are always in milliseconds.
+    pub clock_in_seconds: bool,
+    /// `bestmove ... draw|resign` may be said.
+    pub draw_and_resign: bool,
+    /// The answer to `help`.
+    pub help: &'static [&'static str],
+}
+
+const UCCI_WORDS: Words = Words {
+    hello_ok: "ucciok",
+    copyright: true,
+    no_move: "nobestmove",
+    stop_while_idle: Some("nobestmove"),
+    goodbye: Some("bye"),
+    clock_in_seconds: true,
+    draw_and_resign: true,
+    help: &[
+        "UCCI commands: ucci, isready, setoption <name> [<value>] (the options are listed after ucci),",
+        "position {startpos | fen <fen>} [moves <m>...], banmoves <m>..., probe <position>,",
+        "go [ponder | draw] [depth <n> | nodes <n> | time <t> [increment <t>] [movestogo <n>] | infinite | perft <n>],",
+        "ponderhit [draw], stop, setoption newgame, d (the board), eval, quit",
+    ],
+};
+
+const UCI_WORDS: Words = Words {
+    hello_ok: "uciok",
+    copyright: false,
+    no_move: "bestmove (none)",
+    stop_while_idle: None,
+    goodbye: None,
+    clock_in_seconds: false,
+    draw_and_resign: false,
+    help: &[
+        "UCI commands: uci, isready, debug on|off, setoption name <name> [value <value>]",
+        "(the options are listed after uci), ucinewgame, position {startpos | fen <fen>} [moves <m>...],",
+        "go [ponder] [depth <n> | nodes <n> | movetime <ms> | wtime <ms> btime <ms> [winc/binc <ms>] |",
+        "infinite | perft <n>] [searchmoves <m>...], ponderhit, stop, d (the board), eval, quit",
+    ],
+};
+
+/// The answer to `help` before a protocol is chosen.
+pub const HELP_OPENERS: &[&str] = &[
+    "Chuhe speaks UCCI, UCI and CECP (XBoard): start with ucci, uci or xboard;",
+    "then help lists the commands of that protocol",
+];
+
+impl Mode {
+    pub const fn words(self) -> &'static Words {
+        match self {
+            Mode::Ucci => &UCCI_WORDS,
+            Mode::Uci => &UCI_WORDS,
+        }
+    }
 }
 
 /// Speaks the protocol on stdin/stdout until `quit` or the end of input;
@@ -83,7 +157,7 @@ pub fn run_stdio() -> ! {
     }
     let (jobs, handle) = worker::spawn(out.clone(), events);
     if cecp {
-        cecp::run(out, jobs, inbox)
+        cecp::run(out, jobs, handle, inbox)
     } else {
         session::Session::new(out, jobs, handle).run(inbox)
     }

@@ -1,67 +1,171 @@
-//! Engine options: one table with the UCCI and the UCI name of each, how
-//! they are listed after `ucci`/`uci`, and how a `setoption` value is checked.
+//! Engine options, declared once: the `options!` table gives each its name
+//! in UCCI, UCI and CECP, its type, range and default, and its effect (what
+//! happens when it is set). `OptionMap` holds the values; in a tuning build
+//! (feature `tune`) the search parameters join it as spin options whose
+//! effect sets the parameter. The controller (`super::controller`) looks
+//! options up, stores a value and carries out its effect; the sessions only
+//! announce the table (`announce`) in their dialect.
+//!
+//! Adding an option: one row in `options!` (and, if the protocol reads it,
+//! an accessor on `OptionMap`).
 
 use super::command::shorten;
+use super::worker::Job;
 use super::Mode;
+use crate::book::Variety;
 use crate::engine::{Strength, MAX_ELO, MAX_LEVEL, MIN_ELO};
-use crate::search;
+use crate::search::{self, params::Param};
 use std::fmt;
+use std::time::Duration;
 
-/// Which option a table row is.
+/// Which protocol names an option (and is told about it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Id {
-    UseMillisec,
-    Batch,
-    Debug,
-    Ponder,
-    Hash,
-    Threads,
-    NewGame,
-    UseBook,
-    BookFiles,
-    BookRandomness,
-    Randomness,
-    Pruning,
-    Knowledge,
-    Style,
-    Promotion,
-    MoveOverhead,
-    Idle,
-    ResignScore,
-    ResignMoves,
-    DrawOfferMoves,
-    EvalFile,
-    UseNnue,
-    MultiPv,
-    SkillLevel,
-    LimitStrength,
-    Elo,
-    ShowWdl,
+pub enum Dialect {
+    Ucci,
+    Uci,
+    Cecp,
+}
+
+impl From<Mode> for Dialect {
+    fn from(m: Mode) -> Dialect {
+        match m {
+            Mode::Ucci => Dialect::Ucci,
+            Mode::Uci => Dialect::Uci,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
-enum Kind {
+pub enum Kind {
     Check(bool),
-    Spin { min: i64, max: i64, default: i64 },
+    /// `auto_zero`: 0 means "the engine's choice" (UCCI's convention for
+    /// hash and threads); UCI, which has no such convention, is told the
+    /// range starts at 1, and 0 is still accepted.
+    Spin {
+        min: i64,
+        max: i64,
+        default: i64,
+        auto_zero: bool,
+    },
     Combo(&'static str, &'static [&'static str]),
     Str(&'static str),
+    /// A file name (CECP shows a browse button).
+    File(&'static str),
     Button,
 }
 
-struct Spec {
-    id: Id,
-    /// Name in UCCI (None: not listed in UCCI mode).
-    ucci: Option<&'static str>,
-    /// Name in UCI (None: not listed in UCI mode).
-    uci: Option<&'static str>,
-    /// Name in CECP (None: not listed there; hash, threads and pondering
-    /// have commands of their own: `memory`, `cores`, `hard`/`easy`).
-    cecp: Option<&'static str>,
-    kind: Kind,
+/// What setting an option does, beyond storing its value (the on-change
+/// action of Pikafish's option map). The controller carries it out.
+#[derive(Clone, Copy)]
+pub enum Effect {
+    /// The protocol reads the value when it needs it (`OptionMap`'s
+    /// accessors), from the next command on.
+    Read,
+    /// The engine follows the value: this job, made from the options, goes
+    /// to the search thread.
+    Engine(fn(&OptionMap) -> Job),
+    /// The books are read again (and a note says when the book is on but no
+    /// file is set).
+    Books,
+    /// A new game: the engine forgets what it learnt, and the draw and
+    /// resign tracking starts afresh.
+    NewGame,
+    /// A standard UCCI option this engine has no such setting for: accepted
+    /// (GUIs send them by default), not announced, and, with `debug` on,
+    /// noted as doing nothing. The text says why.
+    Inert,
+    /// `promotion`: standard xiangqi is all this engine plays.
+    Refuse(&'static str),
+    /// A search parameter (tuning builds only).
+    Tune(&'static Param),
+}
+
+/// One option: its names, type and effect.
+#[derive(Clone, Copy)]
+pub struct Spec {
+    /// Name in UCCI, UCI and CECP; None: not listed in that dialect (CECP
+    /// has commands of its own for hash, threads and pondering: `memory`,
+    /// `cores`, `hard`/`easy`). Any of the names is understood in any
+    /// dialect.
+    pub ucci: Option<&'static str>,
+    pub uci: Option<&'static str>,
+    pub cecp: Option<&'static str>,
+    pub kind: Kind,
+    pub effect: Effect,
+}
+
+impl Spec {
+    /// The option's name in `dialect`, or in another one if it has none
+    /// there (CECP's `memory` sets `Hash`).
+    pub fn name(&self, dialect: Dialect) -> &'static str {
+        let own = match dialect {
+            Dialect::Ucci => self.ucci,
+            Dialect::Uci => self.uci,
+            Dialect::Cecp => self.cecp,
+        };
+        own.or(self.uci).or(self.ucci).unwrap_or("?")
+    }
+
+    fn listed_in(&self, dialect: Dialect) -> Option<&'static str> {
+        if matches!(self.effect, Effect::Inert | Effect::Refuse(_)) {
+            return None;
+        }
+        match dialect {
+            Dialect::Ucci => self.ucci,
+            Dialect::Uci => self.uci,
+            Dialect::Cecp => self.cecp,
+        }
+    }
+
+    fn default(&self) -> Value {
+        match self.kind {
+            Kind::Check(d) => Value::Bool(d),
+            Kind::Spin { default, .. } => Value::Int(default),
+            Kind::Combo(d, _) | Kind::Str(d) | Kind::File(d) => Value::Text(d.to_string()),
+            Kind::Button => Value::Pressed,
+        }
+    }
+
+    /// The range `dialect` is told.
+    fn range(&self, dialect: Dialect) -> Option<(i64, i64)> {
+        match self.kind {
+            Kind::Spin {
+                min,
+                max,
+                auto_zero,
+                ..
+            } => Some((
+                if auto_zero && dialect == Dialect::Uci {
+                    min.max(1)
+                } else {
+                    min
+                },
+                max,
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Declares the options: the `Id` enum and the table, in one order.
+macro_rules! options {
+    ($($(#[$doc:meta])* $id:ident: $ucci:expr, $uci:expr, $cecp:expr, $kind:expr, $effect:expr;)+) => {
+        /// Which option a table row is (its index in `SPECS`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Id {
+            $($(#[$doc])* $id,)+
+        }
+
+        const SPECS: &[Spec] = &[
+            $(Spec { ucci: $ucci, uci: $uci, cecp: $cecp, kind: $kind, effect: $effect },)+
+        ];
+
+        /// `Id`s in table order, for turning an index back into one.
+        const ID_ORDER: &[Id] = &[$(Id::$id,)+];
+    };
 }
 
 const LEVELS: &[&str] = &["none", "small", "medium", "large"];
-const STYLES: &[&str] = &["solid", "normal", "risky"];
 // The limits come from the search, which enforces them: what the GUI is told
 // is what the engine does.
 const MAX_HASH_MB: i64 = search::MAX_HASH_MB as i64;
@@ -69,245 +173,80 @@ const MAX_THREADS: i64 = search::MAX_THREADS as i64;
 pub const DEFAULT_HASH_MB: usize = search::DEFAULT_HASH_MB;
 pub const DEFAULT_OVERHEAD_MS: i64 = 30;
 
-const SPECS: &[Spec] = &[
-    spec(
-        Id::UseMillisec,
-        Some("usemillisec"),
-        None,
-        None,
-        Kind::Check(false),
-    ),
-    spec(Id::Batch, Some("batch"), None, None, Kind::Check(false)),
-    spec(Id::Debug, Some("debug"), None, None, Kind::Check(false)),
-    spec(
-        Id::Ponder,
-        Some("ponder"),
-        Some("Ponder"),
-        None,
-        Kind::Check(false),
-    ),
-    spec(
-        Id::Hash,
-        Some("hashsize"),
-        Some("Hash"),
-        None,
-        Kind::Spin {
-            min: 0,
-            max: MAX_HASH_MB,
-            default: DEFAULT_HASH_MB as i64,
-        },
-    ),
-    spec(
-        Id::Threads,
-        Some("threads"),
-        Some("Threads"),
-        None,
-        Kind::Spin {
-            min: 0,
-            max: MAX_THREADS,
-            default: 1,
-        },
-    ),
-    spec(
-        Id::NewGame,
-        Some("newgame"),
-        Some("Clear Hash"),
-        Some("Clear Hash"),
-        Kind::Button,
-    ),
-    spec(
-        Id::UseBook,
-        Some("usebook"),
-        Some("OwnBook"),
-        Some("OwnBook"),
-        Kind::Check(false),
-    ),
-    spec(
-        Id::BookFiles,
-        Some("bookfiles"),
-        Some("BookFile"),
-        Some("BookFile"),
-        Kind::Str(""),
-    ),
-    // How sharply book moves favour their weights (see `crate::book`):
-    // medium draws in proportion to them, as ElephantEye does.
-    spec(
-        Id::BookRandomness,
-        Some("bookrandomness"),
-        Some("Book Randomness"),
-        Some("Book Randomness"),
-        Kind::Combo("medium", LEVELS),
-    ),
-    spec(
-        Id::Randomness,
-        Some("randomness"),
-        Some("Randomness"),
-        Some("Randomness"),
-        Kind::Combo("none", LEVELS),
-    ),
-    spec(
-        Id::Pruning,
-        Some("pruning"),
-        Some("Pruning"),
-        Some("Pruning"),
-        Kind::Combo("large", LEVELS),
-    ),
-    spec(
-        Id::Knowledge,
-        Some("knowledge"),
-        Some("Knowledge"),
-        Some("Knowledge"),
-        Kind::Combo("large", LEVELS),
-    ),
-    spec(
-        Id::Style,
-        Some("style"),
-        Some("Style"),
-        Some("Style"),
-        Kind::Combo("normal", STYLES),
-    ),
-    spec(
-        Id::Promotion,
-        Some("promotion"),
-        None,
-        None,
-        Kind::Check(false),
-    ),
-    spec(
-        Id::MoveOverhead,
-        Some("moveoverhead"),
-        Some("Move Overhead"),
-        Some("Move Overhead"),
-        Kind::Spin {
-            min: 0,
-            max: 5000,
-            default: DEFAULT_OVERHEAD_MS,
-        },
-    ),
-    spec(
-        Id::Idle,
-        Some("idle"),
-        None,
-        None,
-        Kind::Combo("none", LEVELS),
-    ),
-    spec(
-        Id::ResignScore,
-        Some("resignscore"),
-        None,
-        Some("Resign Score"),
-        Kind::Spin {
-            min: 0,
-            max: 30000,
-            default: 1500,
-        },
-    ),
-    spec(
-        Id::ResignMoves,
-        Some("resignmoves"),
-        None,
-        Some("Resign Moves"),
-        Kind::Spin {
-            min: 0,
-            max: 100,
-            default: 5,
-        },
-    ),
-    spec(
-        Id::DrawOfferMoves,
-        Some("drawoffermoves"),
-        None,
-        Some("Draw Offer Moves"),
-        Kind::Spin {
-            min: 0,
-            max: 100,
-            default: 10,
-        },
-    ),
-    spec(
-        Id::EvalFile,
-        Some("evalfile"),
-        Some("EvalFile"),
-        Some("EvalFile"),
-        Kind::Str(EMBEDDED_NET),
-    ),
-    spec(
-        Id::UseNnue,
-        Some("usennue"),
-        Some("Use NNUE"),
-        Some("Use NNUE"),
-        Kind::Check(true),
-    ),
-    spec(
-        Id::MultiPv,
-        Some("multipv"),
-        Some("MultiPV"),
-        Some("MultiPV"),
-        Kind::Spin {
-            min: 1,
-            max: search::MAX_MULTIPV as i64,
-            default: 1,
-        },
-    ),
-    // Playing strength (`engine::Strength`): `Skill Level` unless
-    // `UCI_LimitStrength` asks for an Elo. UCCI has no such options; its
-    // names follow its lower-case style.
-    spec(
-        Id::SkillLevel,
-        Some("skilllevel"),
-        Some("Skill Level"),
-        Some("Skill Level"),
-        Kind::Spin {
-            min: 0,
-            max: MAX_LEVEL as i64,
-            default: MAX_LEVEL as i64,
-        },
-    ),
-    spec(
-        Id::LimitStrength,
-        Some("limitstrength"),
-        Some("UCI_LimitStrength"),
-        Some("UCI_LimitStrength"),
-        Kind::Check(false),
-    ),
-    spec(
-        Id::Elo,
-        Some("elo"),
-        Some("UCI_Elo"),
-        Some("UCI_Elo"),
-        Kind::Spin {
-            min: MIN_ELO as i64,
-            max: MAX_ELO as i64,
-            default: MAX_ELO as i64,
-        },
-    ),
-    // `wdl W D L` on info lines; CECP's thinking lines have no place for it.
-    spec(
-        Id::ShowWdl,
-        Some("showwdl"),
-        Some("UCI_ShowWDL"),
-        None,
-        Kind::Check(false),
-    ),
-];
-
 /// The `evalfile` value that names the network built into the binary.
 pub use crate::engine::EMBEDDED_NET;
 
-const fn spec(
-    id: Id,
-    ucci: Option<&'static str>,
-    uci: Option<&'static str>,
-    cecp: Option<&'static str>,
-    kind: Kind,
-) -> Spec {
-    Spec {
-        id,
-        ucci,
-        uci,
-        cecp,
-        kind,
+const fn spin(min: i64, max: i64, default: i64) -> Kind {
+    Kind::Spin {
+        min,
+        max,
+        default,
+        auto_zero: false,
     }
+}
+
+fn strength_job(o: &OptionMap) -> Job {
+    Job::SetStrength(o.strength())
+}
+
+options! {
+    /// UCCI clocks in milliseconds instead of seconds.
+    UseMillisec: Some("usemillisec"), None, None, Kind::Check(false), Effect::Read;
+    /// UCCI batch mode: every command waits for the running search.
+    Batch: Some("batch"), None, None, Kind::Check(false), Effect::Read;
+    /// Chinese-notation PVs and notes on the limits (also UCI `debug on`).
+    Debug: Some("debug"), None, None, Kind::Check(false), Effect::Read;
+    /// Tells the engine the GUI may ask it to ponder (UCI's convention: the
+    /// GUI decides, with `go ponder`); nothing to do on this side.
+    Ponder: Some("ponder"), Some("Ponder"), None, Kind::Check(false), Effect::Read;
+    Hash: Some("hashsize"), Some("Hash"), None,
+        Kind::Spin { min: 0, max: MAX_HASH_MB, default: DEFAULT_HASH_MB as i64, auto_zero: true },
+        Effect::Engine(|o| Job::SetHash(o.hash_mb()));
+    Threads: Some("threads"), Some("Threads"), None,
+        Kind::Spin { min: 0, max: MAX_THREADS, default: 1, auto_zero: true },
+        Effect::Engine(|o| Job::SetThreads(o.threads()));
+    NewGame: Some("newgame"), Some("Clear Hash"), Some("Clear Hash"), Kind::Button, Effect::NewGame;
+    UseBook: Some("usebook"), Some("OwnBook"), Some("OwnBook"), Kind::Check(false), Effect::Books;
+    BookFiles: Some("bookfiles"), Some("BookFile"), Some("BookFile"), Kind::File(""), Effect::Books;
+    /// How sharply book moves favour their weights (see `crate::book`):
+    /// medium draws in proportion to them, as ElephantEye does.
+    BookRandomness: Some("bookrandomness"), Some("Book Randomness"), Some("Book Randomness"),
+        Kind::Combo("medium", LEVELS), Effect::Read;
+    // UCCI's standard search settings, which this search has no knobs for.
+    Randomness: Some("randomness"), None, None, Kind::Combo("none", LEVELS), Effect::Inert;
+    Pruning: Some("pruning"), None, None, Kind::Combo("large", LEVELS), Effect::Inert;
+    Knowledge: Some("knowledge"), None, None, Kind::Combo("large", LEVELS), Effect::Inert;
+    Style: Some("style"), None, None, Kind::Combo("normal", &["solid", "normal", "risky"]), Effect::Inert;
+    Idle: Some("idle"), None, None, Kind::Combo("none", LEVELS), Effect::Inert;
+    Promotion: Some("promotion"), None, None, Kind::Check(false),
+        Effect::Refuse("the promotion variant is not supported: playing standard xiangqi");
+    MoveOverhead: Some("moveoverhead"), Some("Move Overhead"), Some("Move Overhead"),
+        spin(0, 5000, DEFAULT_OVERHEAD_MS), Effect::Read;
+    /// Resign when our score stays at or below minus this for `ResignMoves`
+    /// searches in a row (0: never). UCI has no words for resigning.
+    ResignScore: Some("resignscore"), None, Some("Resign Score"), spin(0, 30000, 1500), Effect::Read;
+    ResignMoves: Some("resignmoves"), None, Some("Resign Moves"), spin(0, 100, 5), Effect::Read;
+    /// Offer a draw after this many drawish searches in a row (0: never).
+    DrawOfferMoves: Some("drawoffermoves"), None, Some("Draw Offer Moves"), spin(0, 100, 10), Effect::Read;
+    EvalFile: Some("evalfile"), Some("EvalFile"), Some("EvalFile"), Kind::File(EMBEDDED_NET),
+        Effect::Engine(|o| Job::LoadNetwork(o.text(Id::EvalFile).to_string()));
+    /// The network evaluates; false: the hand-crafted evaluation.
+    UseNnue: Some("usennue"), Some("Use NNUE"), Some("Use NNUE"), Kind::Check(true),
+        Effect::Engine(|o| Job::UseNnue(o.flag(Id::UseNnue)));
+    /// Principal variations reported (the best `multipv` moves).
+    MultiPv: Some("multipv"), Some("MultiPV"), Some("MultiPV"),
+        spin(1, search::MAX_MULTIPV as i64, 1), Effect::Read;
+    /// Playing strength (`engine::Strength`): `Skill Level` unless
+    /// `UCI_LimitStrength` asks for an Elo. UCCI has no such options; its
+    /// names follow its lower-case style.
+    SkillLevel: Some("skilllevel"), Some("Skill Level"), Some("Skill Level"),
+        spin(0, MAX_LEVEL as i64, MAX_LEVEL as i64), Effect::Engine(strength_job);
+    LimitStrength: Some("limitstrength"), Some("UCI_LimitStrength"), Some("UCI_LimitStrength"),
+        Kind::Check(false), Effect::Engine(strength_job);
+    Elo: Some("elo"), Some("UCI_Elo"), Some("UCI_Elo"),
+        spin(MIN_ELO as i64, MAX_ELO as i64, MAX_ELO as i64), Effect::Engine(strength_job);
+    /// `wdl W D L` on info lines; CECP's thinking lines have no place for it.
+    ShowWdl: Some("showwdl"), Some("UCI_ShowWDL"), None, Kind::Check(false), Effect::Read;
 }
 
 /// Names are matched ignoring case, spaces and underscores, so
@@ -319,95 +258,8 @@ fn normalise(name: &str) -> String {
         .collect()
 }
 
-fn find(name: &str) -> Option<&'static Spec> {
-    let want = normalise(name);
-    SPECS.iter().find(|s| {
-        [s.ucci, s.uci, s.cecp]
-            .iter()
-            .flatten()
-            .any(|n| normalise(n) == want)
-    })
-}
-
-/// The `option ...` lines announced after `ucci` or `uci`.
-pub fn announce(mode: Mode) -> Vec<String> {
-    SPECS
-        .iter()
-        .filter_map(|s| {
-            let name = match mode {
-                Mode::Ucci => s.ucci?,
-                Mode::Uci => s.uci?,
-            };
-            let lead = match mode {
-                Mode::Ucci => format!("option {name} type"),
-                Mode::Uci => format!("option name {name} type"),
-            };
-            let uci_min = |min: i64| if mode == Mode::Uci { min.max(1) } else { min };
-            Some(match s.kind {
-                Kind::Check(d) => format!("{lead} check default {d}"),
-                Kind::Spin { min, max, default } if matches!(s.id, Id::Hash | Id::Threads) => {
-                    format!(
-                        "{lead} spin min {} max {max} default {default}",
-                        uci_min(min)
-                    )
-                }
-                Kind::Spin { min, max, default } => {
-                    format!("{lead} spin min {min} max {max} default {default}")
-                }
-                Kind::Combo(d, vars) => {
-                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
-                    format!("{lead} combo default {d} {}", vars.join(" "))
-                }
-                Kind::Str(d) => {
-                    let d = if d.is_empty() && mode == Mode::Uci {
-                        "<empty>"
-                    } else {
-                        d
-                    };
-                    format!("{lead} string default {d}").trim_end().to_string()
-                }
-                Kind::Button => format!("{lead} button"),
-            })
-        })
-        .collect()
-}
-
-/// The `feature option="..."` lines of CECP, which fill XBoard's engine
-/// settings dialog: checks as 0/1, spins as `value min max`, combos with
-/// the value starred, file names with a browse button.
-pub fn announce_cecp() -> Vec<String> {
-    SPECS
-        .iter()
-        .filter_map(|s| {
-            let name = s.cecp?;
-            let kind = match s.kind {
-                Kind::Check(d) => format!("-check {}", u8::from(d)),
-                Kind::Spin { min, max, default } => format!("-spin {default} {min} {max}"),
-                Kind::Combo(d, vars) => {
-                    let vars: Vec<String> = vars
-                        .iter()
-                        .map(|v| {
-                            if *v == d {
-                                format!("*{v}")
-                            } else {
-                                v.to_string()
-                            }
-                        })
-                        .collect();
-                    format!("-combo {}", vars.join(" /// "))
-                }
-                Kind::Str(d) if matches!(s.id, Id::EvalFile | Id::BookFiles) => {
-                    format!("-file {d}")
-                }
-                Kind::Str(d) => format!("-string {d}"),
-                Kind::Button => "-button".to_string(),
-            };
-            Some(format!("feature option=\"{name} {kind}\""))
-        })
-        .collect()
-}
-
-/// A `setoption` that could not be applied.
+/// A `setoption` that could not be applied; options are named as the
+/// dialect in use names them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionError {
     Unknown(String),
@@ -458,71 +310,317 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-/// A checked option value.
+/// An option value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
     Bool(bool),
-    /// With a note when the number was brought into range.
-    Int(i64, Option<String>),
+    Int(i64),
     Text(String),
     Pressed,
 }
 
-/// Looks an option up and checks its value; the caller applies it.
-pub fn check(name: &str, value: Option<&str>) -> Result<(Id, Value), OptionError> {
-    let spec = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-    let shown = spec.ucci.or(spec.uci).unwrap_or("?");
-    let value = match spec.kind {
-        Kind::Button => Value::Pressed,
-        // A bare check option (`setoption usemillisec`) switches it on.
-        Kind::Check(_) => match value.map(|v| v.to_ascii_lowercase()).as_deref() {
-            None | Some("true") | Some("on") | Some("1") | Some("yes") => Value::Bool(true),
-            Some("false") | Some("off") | Some("0") | Some("no") => Value::Bool(false),
-            Some(v) => {
-                return Err(OptionError::NotBool {
-                    name: shown,
-                    value: v.to_string(),
-                })
+/// What a `setoption` did: the value is stored; the caller carries out
+/// `effect` and says `clamped` (accepted, brought into range) if set.
+pub struct Change {
+    pub id: Option<Id>,
+    pub name: &'static str,
+    pub effect: Effect,
+    pub value: Value,
+    /// The value as sent and the one used, when it had to be brought into
+    /// range.
+    pub clamped: Option<(String, i64, (i64, i64))>,
+}
+
+impl Change {
+    /// The note for a clamped value: accepted, not an error.
+    pub fn clamp_note(&self) -> Option<String> {
+        let (sent, used, (min, max)) = self.clamped.as_ref()?;
+        Some(format!(
+            "option {} {} is outside {min}..{max}: clamped to {used}",
+            self.name,
+            shorten(sent)
+        ))
+    }
+}
+
+/// Every option with its current value: the table's, then (tuning builds)
+/// the search parameters.
+pub struct OptionMap {
+    specs: Vec<Spec>,
+    values: Vec<Value>,
+}
+
+impl Default for OptionMap {
+    fn default() -> Self {
+        let mut specs = SPECS.to_vec();
+        if search::params::TUNABLE {
+            for p in search::params::PARAMS {
+                specs.push(Spec {
+                    ucci: Some(p.name),
+                    uci: Some(p.name),
+                    cecp: Some(p.name),
+                    kind: spin(p.min.into(), p.max.into(), p.default.into()),
+                    effect: Effect::Tune(p),
+                });
             }
-        },
-        Kind::Spin { min, max, .. } => {
-            let v = value.ok_or(OptionError::MissingValue(shown))?;
-            let n = parse_int(v).ok_or_else(|| OptionError::NotNumber {
-                name: shown,
-                value: v.to_string(),
-            })?;
-            let clamped = n.clamp(min, max);
-            let note = (clamped != n).then(|| {
-                format!(
-                    "option {shown} {} is out of range {min}..{max}, using {clamped}",
-                    shorten(v)
-                )
-            });
-            Value::Int(clamped, note)
         }
-        Kind::Combo(_, vars) => {
-            let v = value.ok_or(OptionError::MissingValue(shown))?;
-            match vars.iter().find(|x| x.eq_ignore_ascii_case(v)) {
-                Some(x) => Value::Text(x.to_string()),
-                None => {
-                    return Err(OptionError::NotChoice {
+        let values = specs.iter().map(Spec::default).collect();
+        OptionMap { specs, values }
+    }
+}
+
+impl OptionMap {
+    fn find(&self, name: &str) -> Option<usize> {
+        let want = normalise(name);
+        self.specs.iter().position(|s| {
+            [s.ucci, s.uci, s.cecp]
+                .iter()
+                .flatten()
+                .any(|n| normalise(n) == want)
+        })
+    }
+
+    /// Looks an option up, checks the value and stores it; the caller
+    /// carries out the returned effect. Errors name the option as `dialect`
+    /// does.
+    pub fn set(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        dialect: Dialect,
+    ) -> Result<Change, OptionError> {
+        let index = self
+            .find(name)
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let spec = self.specs[index];
+        let shown = spec.name(dialect);
+        let mut clamped = None;
+        let value = match spec.kind {
+            Kind::Button => Value::Pressed,
+            // A bare check option (`setoption usemillisec`) switches it on.
+            Kind::Check(_) => match value.map(|v| v.to_ascii_lowercase()).as_deref() {
+                None | Some("true") | Some("on") | Some("1") | Some("yes") => Value::Bool(true),
+                Some("false") | Some("off") | Some("0") | Some("no") => Value::Bool(false),
+                Some(v) => {
+                    return Err(OptionError::NotBool {
                         name: shown,
                         value: v.to_string(),
-                        vars,
                     })
                 }
+            },
+            Kind::Spin { min, max, .. } => {
+                let v = value.ok_or(OptionError::MissingValue(shown))?;
+                let n = parse_int(v.trim()).ok_or_else(|| OptionError::NotNumber {
+                    name: shown,
+                    value: v.to_string(),
+                })?;
+                let used = n.clamp(min, max);
+                if used != n {
+                    let told = spec.range(dialect).unwrap_or((min, max));
+                    clamped = Some((v.to_string(), used, told));
+                }
+                Value::Int(used)
             }
+            Kind::Combo(_, vars) => {
+                let v = value.ok_or(OptionError::MissingValue(shown))?;
+                match vars.iter().find(|x| x.eq_ignore_ascii_case(v)) {
+                    Some(x) => Value::Text(x.to_string()),
+                    None => {
+                        return Err(OptionError::NotChoice {
+                            name: shown,
+                            value: v.to_string(),
+                            vars,
+                        })
+                    }
+                }
+            }
+            Kind::Str(_) | Kind::File(_) => {
+                let v = value.unwrap_or("");
+                Value::Text(if v == "<empty>" {
+                    String::new()
+                } else {
+                    v.to_string()
+                })
+            }
+        };
+        self.values[index] = value.clone();
+        Ok(Change {
+            id: (index < SPECS.len()).then(|| ID_ORDER[index]),
+            name: shown,
+            effect: spec.effect,
+            value,
+            clamped,
+        })
+    }
+
+    /// Sets a check option directly (UCI's `debug on|off` is the `debug`
+    /// option).
+    pub fn set_flag(&mut self, id: Id, on: bool) {
+        self.values[id as usize] = Value::Bool(on);
+    }
+
+    pub fn flag(&self, id: Id) -> bool {
+        matches!(self.values[id as usize], Value::Bool(true))
+    }
+
+    pub fn int(&self, id: Id) -> i64 {
+        match self.values[id as usize] {
+            Value::Int(n) => n,
+            _ => 0,
         }
-        Kind::Str(_) => {
-            let v = value.unwrap_or("");
-            Value::Text(if v == "<empty>" {
-                String::new()
-            } else {
-                v.to_string()
+    }
+
+    pub fn text(&self, id: Id) -> &str {
+        match &self.values[id as usize] {
+            Value::Text(t) => t,
+            _ => "",
+        }
+    }
+
+    fn count(&self, id: Id) -> usize {
+        self.int(id).max(0) as usize
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        match self.count(Id::Hash) {
+            0 => DEFAULT_HASH_MB,
+            mb => mb,
+        }
+    }
+
+    /// UCCI's "0 = engine's choice" for threads: every core.
+    pub fn threads(&self) -> usize {
+        match self.count(Id::Threads) {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
+    pub fn move_overhead(&self) -> Duration {
+        Duration::from_millis(self.count(Id::MoveOverhead) as u64)
+    }
+
+    pub fn multipv(&self) -> usize {
+        self.count(Id::MultiPv).max(1)
+    }
+
+    pub fn resign_score(&self) -> i32 {
+        self.int(Id::ResignScore) as i32
+    }
+
+    pub fn resign_moves(&self) -> usize {
+        self.count(Id::ResignMoves)
+    }
+
+    pub fn draw_offer_moves(&self) -> usize {
+        self.count(Id::DrawOfferMoves)
+    }
+
+    /// The playing strength the options ask for: the Elo when
+    /// `UCI_LimitStrength` is on, else the skill level.
+    pub fn strength(&self) -> Strength {
+        if self.flag(Id::LimitStrength) {
+            Strength::from_elo(self.count(Id::Elo) as u32)
+        } else {
+            Strength::level(self.count(Id::SkillLevel) as u32)
+        }
+    }
+
+    /// The book files to read: those `bookfiles` lists while `usebook` is
+    /// on; none (the book off) otherwise.
+    pub fn book_files(&self) -> Vec<String> {
+        if !self.flag(Id::UseBook) {
+            return Vec::new();
+        }
+        self.text(Id::BookFiles)
+            .split(';')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    /// How a `go` answers from the book: None with the book off.
+    pub fn book_variety(&self) -> Option<Variety> {
+        self.flag(Id::UseBook)
+            .then(|| Variety::from_level(self.text(Id::BookRandomness)))
+    }
+
+    /// Why the book stays empty although it is on, if it does.
+    pub fn book_note(&self) -> Option<&'static str> {
+        (self.flag(Id::UseBook) && self.book_files().is_empty())
+            .then_some("usebook is on but no bookfiles are set: no book yet")
+    }
+
+    /// The `option ...` lines announced after `ucci` or `uci`, or the
+    /// `feature option="..."` lines of CECP, which fill XBoard's engine
+    /// settings dialog: checks as 0/1, spins as `value min max`, combos
+    /// with the value starred, file names with a browse button.
+    pub fn announce(&self, dialect: Dialect) -> Vec<String> {
+        self.specs
+            .iter()
+            .filter_map(|s| {
+                let name = s.listed_in(dialect)?;
+                Some(match dialect {
+                    Dialect::Cecp => cecp_line(s, name),
+                    _ => ucci_line(s, name, dialect),
+                })
             })
-        }
+            .collect()
+    }
+}
+
+fn ucci_line(s: &Spec, name: &str, dialect: Dialect) -> String {
+    let lead = match dialect {
+        Dialect::Ucci => format!("option {name} type"),
+        _ => format!("option name {name} type"),
     };
-    Ok((spec.id, value))
+    match s.kind {
+        Kind::Check(d) => format!("{lead} check default {d}"),
+        Kind::Spin { default, .. } => {
+            let (min, max) = s.range(dialect).unwrap_or_default();
+            format!("{lead} spin min {min} max {max} default {default}")
+        }
+        Kind::Combo(d, vars) => {
+            let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+            format!("{lead} combo default {d} {}", vars.join(" "))
+        }
+        Kind::Str(d) | Kind::File(d) => {
+            let d = if d.is_empty() && dialect == Dialect::Uci {
+                "<empty>"
+            } else {
+                d
+            };
+            format!("{lead} string default {d}").trim_end().to_string()
+        }
+        Kind::Button => format!("{lead} button"),
+    }
+}
+
+fn cecp_line(s: &Spec, name: &str) -> String {
+    let kind = match s.kind {
+        Kind::Check(d) => format!("-check {}", u8::from(d)),
+        Kind::Spin {
+            min, max, default, ..
+        } => format!("-spin {default} {min} {max}"),
+        Kind::Combo(d, vars) => {
+            let vars: Vec<String> = vars
+                .iter()
+                .map(|v| {
+                    if *v == d {
+                        format!("*{v}")
+                    } else {
+                        v.to_string()
+                    }
+                })
+                .collect();
+            format!("-combo {}", vars.join(" /// "))
+        }
+        Kind::File(d) => format!("-file {d}"),
+        Kind::Str(d) => format!("-string {d}"),
+        Kind::Button => "-button".to_string(),
+    };
+    format!("feature option=\"{name} {kind}\"")
 }
 
 /// Whole numbers, saturating at the i64 range so `99999999999999999999`
@@ -543,228 +641,109 @@ fn parse_int(v: &str) -> Option<i64> {
     })
 }
 
-/// The option values the protocol itself reads.
-#[derive(Debug, Clone)]
-pub struct Options {
-    pub usemillisec: bool,
-    pub batch: bool,
-    pub debug: bool,
-    pub ponder: bool,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub usebook: bool,
-    pub bookfiles: String,
-    pub book_randomness: String,
-    pub randomness: String,
-    pub pruning: String,
-    pub knowledge: String,
-    pub style: String,
-    pub promotion: bool,
-    pub move_overhead_ms: u64,
-    pub idle: String,
-    /// Resign when our score stays at or below minus this for
-    /// `resign_moves` searches in a row (0: never).
-    pub resign_score: i32,
-    pub resign_moves: usize,
-    /// Offer a draw after this many drawish searches in a row (0: never).
-    pub draw_offer_moves: usize,
-    /// The network evaluates; false: the hand-crafted evaluation.
-    pub use_nnue: bool,
-    /// Principal variations reported (the best `multipv` moves).
-    pub multipv: usize,
-    pub skill_level: u32,
-    pub limit_strength: bool,
-    pub elo: u32,
-    /// Info lines carry `wdl W D L`.
-    pub show_wdl: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            usemillisec: false,
-            batch: false,
-            debug: false,
-            ponder: false,
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            usebook: false,
-            bookfiles: String::new(),
-            book_randomness: "medium".into(),
-            randomness: "none".into(),
-            pruning: "large".into(),
-            knowledge: "large".into(),
-            style: "normal".into(),
-            promotion: false,
-            move_overhead_ms: DEFAULT_OVERHEAD_MS as u64,
-            idle: "none".into(),
-            resign_score: 1500,
-            resign_moves: 5,
-            draw_offer_moves: 10,
-            use_nnue: true,
-            multipv: 1,
-            skill_level: MAX_LEVEL,
-            limit_strength: false,
-            elo: MAX_ELO,
-            show_wdl: false,
-        }
-    }
-}
-
-impl Options {
-    /// Stores a checked value. Hash, threads and new game also need the
-    /// engine; the caller passes those on.
-    pub fn store(&mut self, id: Id, value: &Value) {
-        let int = |v: &Value| match v {
-            Value::Int(n, _) => (*n).max(0) as u64,
-            _ => 0,
-        };
-        let flag = |v: &Value| matches!(v, Value::Bool(true));
-        let text = |v: &Value| match v {
-            Value::Text(t) => t.clone(),
-            _ => String::new(),
-        };
-        match id {
-            Id::UseMillisec => self.usemillisec = flag(value),
-            Id::Batch => self.batch = flag(value),
-            Id::Debug => self.debug = flag(value),
-            Id::Ponder => self.ponder = flag(value),
-            Id::Hash => {
-                let mb = int(value) as usize;
-                self.hash_mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
-            }
-            Id::Threads => {
-                let n = int(value) as usize;
-                self.threads = if n == 0 { default_threads() } else { n };
-            }
-            Id::NewGame => {}
-            Id::UseBook => self.usebook = flag(value),
-            Id::BookFiles => self.bookfiles = text(value),
-            Id::BookRandomness => self.book_randomness = text(value),
-            Id::Randomness => self.randomness = text(value),
-            Id::Pruning => self.pruning = text(value),
-            Id::Knowledge => self.knowledge = text(value),
-            Id::Style => self.style = text(value),
-            Id::Promotion => self.promotion = flag(value),
-            Id::MoveOverhead => self.move_overhead_ms = int(value),
-            Id::Idle => self.idle = text(value),
-            Id::ResignScore => self.resign_score = int(value) as i32,
-            Id::ResignMoves => self.resign_moves = int(value) as usize,
-            Id::DrawOfferMoves => self.draw_offer_moves = int(value) as usize,
-            // The engine object keeps the network it loaded.
-            Id::EvalFile => {}
-            Id::UseNnue => self.use_nnue = flag(value),
-            Id::MultiPv => self.multipv = (int(value) as usize).max(1),
-            Id::SkillLevel => self.skill_level = int(value) as u32,
-            Id::LimitStrength => self.limit_strength = flag(value),
-            Id::Elo => self.elo = int(value) as u32,
-            Id::ShowWdl => self.show_wdl = flag(value),
-        }
-    }
-
-    /// The playing strength the options ask for: the Elo when
-    /// `UCI_LimitStrength` is on, else the skill level.
-    pub fn strength(&self) -> Strength {
-        if self.limit_strength {
-            Strength::from_elo(self.elo)
-        } else {
-            Strength::level(self.skill_level)
-        }
-    }
-}
-
-impl Options {
-    /// The book files to read: those `bookfiles` lists while `usebook` is
-    /// on; none (the book off) otherwise.
-    pub fn book_files(&self) -> Vec<String> {
-        if !self.usebook {
-            return Vec::new();
-        }
-        self.bookfiles
-            .split(';')
-            .map(str::trim)
-            .filter(|f| !f.is_empty())
-            .map(String::from)
-            .collect()
-    }
-
-    /// Why the book stays empty although it is on, if it does.
-    pub fn book_note(&self) -> Option<&'static str> {
-        (self.usebook && self.book_files().is_empty())
-            .then_some("usebook is on but no bookfiles are set: no book yet")
-    }
-}
-
-/// UCCI's "0 = engine's choice" for threads: every core.
-fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn both_spellings_find_one_option() {
-        assert_eq!(check("hashsize", Some("16")).map(|x| x.0), Ok(Id::Hash));
-        assert_eq!(check("Hash", Some("16")).map(|x| x.0), Ok(Id::Hash));
-        assert_eq!(
-            check("Move Overhead", Some("5")).map(|x| x.0),
-            Ok(Id::MoveOverhead)
-        );
-        assert_eq!(
-            check("moveoverhead", Some("5")).map(|x| x.0),
-            Ok(Id::MoveOverhead)
-        );
-        assert_eq!(check("Clear Hash", None).map(|x| x.0), Ok(Id::NewGame));
+    fn set(name: &str, value: Option<&str>) -> Result<(Option<Id>, Value), OptionError> {
+        OptionMap::default()
+            .set(name, value, Dialect::Ucci)
+            .map(|c| (c.id, c.value))
+    }
+
+    fn id(name: &str, value: Option<&str>) -> Option<Id> {
+        set(name, value).ok().and_then(|c| c.0)
     }
 
     #[test]
-    fn values_are_checked() {
+    fn every_spelling_finds_one_option() {
+        assert_eq!(id("hashsize", Some("16")), Some(Id::Hash));
+        assert_eq!(id("Hash", Some("16")), Some(Id::Hash));
+        assert_eq!(id("Move Overhead", Some("5")), Some(Id::MoveOverhead));
+        assert_eq!(id("moveoverhead", Some("5")), Some(Id::MoveOverhead));
+        assert_eq!(id("move_overhead", Some("5")), Some(Id::MoveOverhead));
+        assert_eq!(id("Clear Hash", None), Some(Id::NewGame));
+        assert_eq!(id("Resign Score", Some("900")), Some(Id::ResignScore));
+        // The table and the enum are one declaration, in one order.
+        assert_eq!(SPECS.len(), ID_ORDER.len());
+        for (i, id) in ID_ORDER.iter().enumerate() {
+            assert_eq!(*id as usize, i);
+        }
+    }
+
+    #[test]
+    fn values_are_checked_and_errors_name_the_option_as_the_dialect_does() {
         assert!(matches!(
-            check("nosuch", Some("1")),
+            set("nosuch", Some("1")),
             Err(OptionError::Unknown(_))
         ));
         assert!(matches!(
-            check("ponder", Some("maybe")),
+            set("ponder", Some("maybe")),
             Err(OptionError::NotBool { .. })
         ));
         assert!(matches!(
-            check("hashsize", Some("lots")),
-            Err(OptionError::NotNumber { .. })
+            set("hashsize", None),
+            Err(OptionError::MissingValue("hashsize"))
         ));
         assert!(matches!(
-            check("hashsize", None),
-            Err(OptionError::MissingValue(_))
-        ));
-        assert!(matches!(
-            check("style", Some("wild")),
+            set("style", Some("wild")),
             Err(OptionError::NotChoice { .. })
         ));
         assert_eq!(
-            check("style", Some("Risky")).map(|x| x.1),
+            set("style", Some("Risky")).map(|x| x.1),
             Ok(Value::Text("risky".into()))
         );
-        match check("threads", Some("-4")) {
-            Ok((Id::Threads, Value::Int(0, Some(_)))) => {}
-            other => panic!("{other:?}"),
-        }
-        match check("hashsize", Some("999999999999999999999999")) {
-            Ok((Id::Hash, Value::Int(n, Some(_)))) => assert_eq!(n, MAX_HASH_MB),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(set("usemillisec", None).map(|x| x.1), Ok(Value::Bool(true)));
+        let mut map = OptionMap::default();
+        let err = map
+            .set("hashsize", Some("lots"), Dialect::Uci)
+            .err()
+            .unwrap();
         assert_eq!(
-            check("usemillisec", None).map(|x| x.1),
-            Ok(Value::Bool(true))
+            err.to_string(),
+            "option Hash takes a whole number, not 'lots'"
+        );
+        let err = map.set("Hash", Some("lots"), Dialect::Ucci).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "option hashsize takes a whole number, not 'lots'"
         );
     }
 
     #[test]
-    fn announced_in_each_spelling() {
-        let ucci = announce(Mode::Ucci);
+    fn out_of_range_numbers_are_clamped_and_said_so() {
+        let mut map = OptionMap::default();
+        let c = map
+            .set("Hash", Some("99999999999999999999999"), Dialect::Uci)
+            .unwrap();
+        assert_eq!(c.value, Value::Int(MAX_HASH_MB));
+        assert_eq!(
+            c.clamp_note().unwrap(),
+            format!("option Hash 99999999999999999999999 is outside 1..{MAX_HASH_MB}: clamped to {MAX_HASH_MB}")
+        );
+        let c = map.set("threads", Some("-4"), Dialect::Ucci).unwrap();
+        assert_eq!(c.value, Value::Int(0));
+        assert!(c
+            .clamp_note()
+            .unwrap()
+            .contains("option threads -4 is outside 0.."));
+        let c = map.set("threads", Some("1024"), Dialect::Ucci).unwrap();
+        assert_eq!(c.value, Value::Int(MAX_THREADS));
+        assert!(map
+            .set("Threads", Some("3"), Dialect::Uci)
+            .unwrap()
+            .clamp_note()
+            .is_none());
+        assert_eq!(map.threads(), 3);
+    }
+
+    #[test]
+    fn announced_in_each_dialect() {
+        let map = OptionMap::default();
+        let ucci = map.announce(Dialect::Ucci);
         assert!(ucci.contains(&"option hashsize type spin min 0 max 65536 default 64".to_string()));
         assert!(ucci.contains(&"option usemillisec type check default false".to_string()));
-        let uci = announce(Mode::Uci);
+        let uci = map.announce(Dialect::Uci);
         assert!(uci.contains(&"option name Hash type spin min 1 max 65536 default 64".to_string()));
         assert!(uci.contains(
             &"option name Move Overhead type spin min 0 max 5000 default 30".to_string()
@@ -776,13 +755,26 @@ mod tests {
             search::MAX_THREADS
         );
         assert!(uci.contains(&threads), "{uci:?}");
-        let cecp = announce_cecp();
+        // Options with no effect are not announced, though still accepted.
+        for (dead, value) in [
+            ("randomness", "none"),
+            ("pruning", "small"),
+            ("knowledge", "large"),
+            ("style", "risky"),
+            ("idle", "none"),
+            ("promotion", "true"),
+        ] {
+            let lead = format!("option {dead} ");
+            assert!(!ucci.iter().any(|l| l.starts_with(&lead)), "{dead}");
+            assert!(set(dead, Some(value)).is_ok(), "{dead}");
+        }
+        let cecp = map.announce(Dialect::Cecp);
         for line in [
             "feature option=\"Clear Hash -button\"",
             "feature option=\"Move Overhead -spin 30 0 5000\"",
             "feature option=\"Use NNUE -check 1\"",
             "feature option=\"EvalFile -file <embedded>\"",
-            "feature option=\"Style -combo solid /// *normal /// risky\"",
+            "feature option=\"Book Randomness -combo none /// small /// *medium /// large\"",
         ] {
             assert!(cecp.iter().any(|l| l == line), "{line} in {cecp:?}");
         }
@@ -790,15 +782,5 @@ mod tests {
         assert!(!cecp
             .iter()
             .any(|l| l.contains("Hash -spin") || l.contains("Ponder")));
-        assert_eq!(
-            check("Resign Score", Some("900")).map(|x| x.0),
-            Ok(Id::ResignScore)
-        );
-        match check("threads", Some("1024")) {
-            Ok((Id::Threads, Value::Int(n, Some(_)))) => {
-                assert_eq!(n as usize, search::MAX_THREADS)
-            }
-            other => panic!("{other:?}"),
-        }
     }
 }

@@ -1,42 +1,38 @@
 //! The main thread: protocol state and the commands that change it.
 
 use super::command::{self, Command, CommandError, GoParams, PositionSpec};
-use super::drawresign::{accept_draw, ScoreTrack};
+use super::controller::{Controller, Verdict, QUIT_GRACE};
 use super::inspect;
-use super::options::{self, Id, Options, Value};
+use super::options::{Dialect, Id};
 use super::output::{score_text, Out};
 use super::reader::Input;
 use super::timecontrol::{self, Context};
-use super::worker::{current_hash, Done, Event, Job, SharedHandle, Show};
-use super::Mode;
+use super::worker::{Done, Event, Job, SharedHandle, Show};
+use super::{Mode, HELP_OPENERS};
 use crate::board::{Move, Position};
-use crate::book::Variety;
-use crate::search::{params, Limits, Score, SearchResult, StopHandle};
+use crate::search::{Limits, Score, SearchResult, StopHandle};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
-use std::time::{Duration, Instant};
 
 /// Lines kept waiting for a search to end; a GUI that sends more is flooding.
 const MAX_PENDING: usize = 10_000;
-/// How long `quit` waits for setup jobs already queued (see `finish_and_quit`).
-const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 pub struct Session {
     mode: Mode,
-    opts: Options,
+    /// `ucci` or `uci` was seen (`help` lists the openers until then).
+    chosen: bool,
+    ctl: Controller,
     pos: Position,
     banmoves: Vec<Move>,
-    out: Out,
-    jobs: Sender<Job>,
-    handle: SharedHandle,
     busy: Option<Busy>,
     /// Commands that arrived while busy and must wait for the search to end.
     pending: Pending,
     eof: bool,
-    /// `quit` came while idle: the worker's queued jobs get a moment to
-    /// finish (a `readyok` already asked for is still told) before exiting.
+    /// `quit` came: the running search was stopped; it and the commands
+    /// that came before `quit` are answered (any `go` among them stopped at
+    /// once), the worker's queued jobs get a moment to finish, then the
+    /// session ends. Input after `quit` is not read.
     quitting: bool,
-    track: ScoreTrack,
 }
 
 /// Commands that wait for the running search (or perft) to end, in order,
@@ -120,42 +116,41 @@ impl Session {
     pub fn new(out: Out, jobs: Sender<Job>, handle: SharedHandle) -> Session {
         Session {
             mode: Mode::Ucci,
-            opts: Options::default(),
+            chosen: false,
+            ctl: Controller::new(out, jobs, handle, Dialect::Ucci),
             pos: Position::startpos(),
             banmoves: Vec::new(),
-            out,
-            jobs,
-            handle,
             busy: None,
             pending: Pending::default(),
             eof: false,
             quitting: false,
-            track: ScoreTrack::default(),
         }
     }
 
     pub fn run(mut self, inbox: Receiver<Event>) -> ! {
         loop {
-            if self.quitting {
-                self.finish_and_quit(&inbox);
-            }
             if self.busy.is_none() {
                 if let Some(cmd) = self.pending.pop_front() {
                     self.run_parsed(cmd);
                     continue;
                 }
-                if self.eof {
-                    self.drain_and_exit(&inbox);
+                if self.quitting {
+                    // Once the search thread is through with the jobs of
+                    // the commands before `quit`, within `QUIT_GRACE`.
+                    let last = self.mode.words().goodbye;
+                    self.ctl.end(last, Some(QUIT_GRACE));
+                } else if self.eof {
+                    // What the search thread was given still gets done (a
+                    // queued `readyok`, say).
+                    self.ctl.end(None, None);
                 }
             } else if let Some(cmd) = self.take_signal() {
                 self.carry_out(cmd);
                 continue;
             }
-            let event = match inbox.recv() {
-                Ok(e) => e,
-                Err(_) => self.out.last_line_and_exit(None),
-            };
-            match event {
+            match self.ctl.next_event(&inbox) {
+                // What follows `quit` is not for this session.
+                Event::Input(_) if self.quitting => {}
                 Event::Input(Input::Line(line)) => self.on_line(line),
                 Event::Input(Input::TooLong(n)) => self.error(&format!(
                     "line of {n} bytes is longer than {} and was ignored",
@@ -164,48 +159,34 @@ impl Session {
                 Event::Input(Input::Eof) => self.on_eof(),
                 Event::SearchDone(done) => self.on_search_done(done),
                 Event::PerftDone => self.busy = None,
-                Event::Progress(_) | Event::Synced => {}
+                Event::Synced => self.ctl.synced(),
+                Event::Progress(_) => {}
             }
         }
-    }
-
-    /// At the end of input: lets the search thread finish what it was given
-    /// (a queued `readyok`, say), then exits.
-    fn drain_and_exit(&self, inbox: &Receiver<Event>) -> ! {
-        self.send(Job::Sync);
-        while let Ok(event) = inbox.recv() {
-            if matches!(event, Event::Synced) {
-                break;
-            }
-        }
-        self.out.last_line_and_exit(None)
-    }
-
-    /// `quit` while idle: waits a little for the worker to finish the jobs
-    /// queued before it (so `isready` then `quit` still gets its `readyok`),
-    /// but never long: a huge table being cleared is simply abandoned.
-    fn finish_and_quit(&self, inbox: &Receiver<Event>) -> ! {
-        self.send(Job::Sync);
-        let deadline = Instant::now() + QUIT_GRACE;
-        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-            match inbox.recv_timeout(left) {
-                Ok(Event::Synced) | Err(_) => break,
-                Ok(_) => {}
-            }
-        }
-        self.quit_now()
     }
 
     fn say(&self, line: &str) {
-        self.out.line(line);
+        self.ctl.say(line);
     }
 
     fn error(&self, what: &str) {
-        self.out.error(what);
+        self.ctl.error(what);
     }
 
     fn note(&self, what: &str) {
-        self.out.note(what);
+        self.ctl.note(what);
+    }
+
+    fn send(&self, job: Job) {
+        self.ctl.send(job);
+    }
+
+    fn batch(&self) -> bool {
+        self.ctl.opts.flag(Id::Batch)
+    }
+
+    fn debug(&self) -> bool {
+        self.ctl.opts.flag(Id::Debug)
     }
 
     fn on_line(&mut self, line: String) {
@@ -213,7 +194,7 @@ impl Session {
         if self.busy.is_none() {
             return self.run_parsed(parsed);
         }
-        if self.opts.batch {
+        if self.batch() {
             return self.defer(parsed);
         }
         match parsed {
@@ -230,6 +211,7 @@ impl Session {
                 | Command::Display
                 | Command::Quit
                 | Command::Debug(_)
+                | Command::Help
                 | Command::Empty),
             ) => self.carry_out(cmd),
             Ok(cmd) => self.defer(Ok(cmd)),
@@ -242,7 +224,7 @@ impl Session {
     /// end first could wait forever. Lines deferred in batch mode wait for
     /// the search to end.
     fn take_signal(&mut self) -> Option<Command> {
-        if self.opts.batch {
+        if self.batch() {
             return None;
         }
         self.pending.take_signal()
@@ -270,8 +252,12 @@ impl Session {
             // ready; while idle it answers once earlier setup jobs are done.
             Command::IsReady if self.busy.is_some() => self.say("readyok"),
             Command::IsReady => self.send(Job::Reply("readyok".into())),
-            Command::Debug(on) => self.opts.debug = on,
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Debug(on) => self.ctl.opts.set_flag(Id::Debug, on),
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.ctl.set_option(&name, value.as_deref()) {
+                    self.error(&e.to_string());
+                }
+            }
             Command::Position(spec) => match build_position(&spec) {
                 Ok(p) => {
                     self.pos = p;
@@ -285,7 +271,7 @@ impl Session {
             Command::Stop => self.stop(),
             Command::Probe(spec) => match build_position(&spec) {
                 Ok(pos) => {
-                    let entry = current_hash(&self.handle).probe(&pos);
+                    let entry = self.ctl.hash_view().probe(&pos);
                     self.say(&pophash_line(entry.as_ref()));
                 }
                 Err(e) => self.error(&format!("probe: {e}")),
@@ -296,100 +282,37 @@ impl Session {
                 }
             }
             Command::Eval => self.send(Job::Eval(self.pos.clone())),
-            // Mid-search the answer is abandoned at once; idle, the queued
-            // setup jobs are given a moment first.
-            Command::Quit if self.busy.is_some() => self.quit_now(),
-            Command::Quit => self.quitting = true,
-            Command::NewGame => self.new_game(),
+            Command::Quit => self.quit(),
+            Command::NewGame => self.ctl.new_game(),
+            Command::Help => {
+                let lines = if self.chosen {
+                    self.mode.words().help
+                } else {
+                    HELP_OPENERS
+                };
+                for line in lines {
+                    self.note(line);
+                }
+            }
             Command::Empty => {}
         }
     }
 
     fn hello(&mut self, mode: Mode) {
         self.mode = mode;
+        self.chosen = true;
+        self.ctl.dialect = Dialect::from(mode);
+        let words = mode.words();
         let version = env!("CARGO_PKG_VERSION");
         self.say(&format!("id name Chuhe {version}"));
-        if mode == Mode::Ucci {
+        if words.copyright {
             self.say("id copyright GPL-3.0-or-later");
         }
         self.say("id author the Chuhe authors");
-        for line in options::announce(mode) {
+        for line in self.ctl.opts.announce(self.ctl.dialect) {
             self.say(&line);
         }
-        if params::TUNABLE {
-            for p in params::PARAMS {
-                let lead = match mode {
-                    Mode::Ucci => format!("option {}", p.name),
-                    Mode::Uci => format!("option name {}", p.name),
-                };
-                self.say(&format!(
-                    "{lead} type spin min {} max {} default {}",
-                    p.min, p.max, p.default
-                ));
-            }
-        }
-        self.say(match mode {
-            Mode::Ucci => "ucciok",
-            Mode::Uci => "uciok",
-        });
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        // A tuning build's search parameters (`crate::search::params`).
-        if let Some(p) = params::find(name).filter(|_| params::TUNABLE) {
-            match value.and_then(|v| v.trim().parse::<i32>().ok()) {
-                Some(v) => {
-                    p.set(v);
-                }
-                None => self.error(&format!("{name}: expected a number")),
-            }
-            return;
-        }
-        let (id, value) = match options::check(name, value) {
-            Ok(x) => x,
-            Err(e) => return self.error(&e.to_string()),
-        };
-        if let Value::Int(_, Some(note)) = &value {
-            self.error(note);
-        }
-        self.opts.store(id, &value);
-        if let Some(job) = Job::for_option(id, &value, &self.opts) {
-            self.send(job);
-        }
-        let on = value == Value::Bool(true);
-        match id {
-            Id::NewGame => self.new_game(),
-            Id::UseBook | Id::BookFiles => {
-                if let Some(note) = self.opts.book_note() {
-                    self.note(note);
-                }
-            }
-            Id::Promotion if on => {
-                self.note("the promotion variant is not supported: playing standard xiangqi")
-            }
-            Id::Randomness | Id::Pruning | Id::Knowledge | Id::Style | Id::Idle
-                if self.opts.debug =>
-            {
-                self.note(&format!(
-                    "{name} stored; the search has no such setting yet"
-                ))
-            }
-            _ => {}
-        }
-    }
-
-    fn new_game(&mut self) {
-        self.track.reset();
-        self.send(Job::NewGame);
-    }
-
-    fn send(&self, job: Job) {
-        if self.jobs.send(job).is_err() {
-            // The search thread is gone (it can only end by a panic): nothing
-            // more can be answered correctly.
-            self.error("the search thread has stopped; exiting");
-            self.out.last_line_and_exit(None);
-        }
+        self.say(words.hello_ok);
     }
 
     fn ban(&mut self, moves: &[Move]) {
@@ -409,19 +332,20 @@ impl Session {
         if let Some(depth) = params.perft {
             return self.perft(depth);
         }
+        let opts = &self.ctl.opts;
         let ctx = Context {
             mode: self.mode,
-            usemillisec: self.opts.usemillisec,
+            usemillisec: opts.flag(Id::UseMillisec),
             side: self.pos.side_to_move(),
-            move_overhead_ms: self.opts.move_overhead_ms,
-            multipv: self.opts.multipv,
+            move_overhead_ms: opts.move_overhead().as_millis() as u64,
+            multipv: opts.multipv(),
         };
         let (mut limits, notes) = timecontrol::limits(&params, &ctx, &self.banmoves);
         for n in &notes {
             self.error(&format!("go: {n}"));
         }
         self.check_searchmoves(&mut limits);
-        if self.opts.debug {
+        if self.debug() {
             self.note(&format!("debug: limits {limits:?}"));
         }
         let mut thinking = Box::new(Thinking {
@@ -443,7 +367,7 @@ impl Session {
                 "info depth 0 {}",
                 score_text(self.mode, Score::Mate(0))
             ));
-            let wait = thinking.must_wait();
+            let wait = thinking.must_wait() && !self.quitting;
             self.busy = Some(Busy::Search(thinking));
             if !wait {
                 self.release();
@@ -451,22 +375,17 @@ impl Session {
             return;
         }
         let stop = thinking.handle.clone();
-        let book = self
-            .opts
-            .usebook
-            .then(|| Variety::from_level(&self.opts.book_randomness));
         self.busy = Some(Busy::Search(thinking));
-        self.send(Job::Search {
-            pos: self.pos.clone(),
-            limits: Box::new(limits),
-            show: Show::Info {
-                mode: self.mode,
-                chinese_pv: self.opts.debug,
-                wdl: self.opts.show_wdl,
-            },
-            stop,
-            book,
-        });
+        if self.quitting {
+            // A `go` that came before `quit`: answered, at once.
+            self.stop();
+        }
+        let show = Show::Info {
+            mode: self.mode,
+            chinese_pv: self.debug(),
+            wdl: self.ctl.opts.flag(Id::ShowWdl),
+        };
+        self.ctl.search(&self.pos, limits, show, stop);
     }
 
     /// Drops `searchmoves` that are not legal here; if none is left, all
@@ -485,11 +404,14 @@ impl Session {
             return self.error(&format!("go perft {depth} is too deep (at most {max})"));
         }
         let stop = StopHandle::new();
+        if self.quitting {
+            stop.stop();
+        }
         self.busy = Some(Busy::Perft(stop.clone()));
         self.send(Job::Perft {
             pos: self.pos.clone(),
             depth: depth as u32,
-            threads: self.opts.threads.max(1),
+            threads: self.ctl.opts.threads().max(1),
             stop,
         });
     }
@@ -504,8 +426,8 @@ impl Session {
     fn stop(&mut self) {
         match &mut self.busy {
             None => {
-                if self.mode == Mode::Ucci {
-                    self.say("nobestmove");
+                if let Some(line) = self.mode.words().stop_while_idle {
+                    self.say(line);
                 }
             }
             Some(Busy::Perft(stop)) => stop.stop(),
@@ -535,11 +457,21 @@ impl Session {
         }
     }
 
-    fn quit_now(&self) -> ! {
-        // Ending the process ends whatever the search thread is doing (a
-        // search, a perft, a table being allocated or cleared).
-        let last = (self.mode == Mode::Ucci).then_some("bye");
-        self.out.last_line_and_exit(last)
+    /// `quit`: a running search is stopped and still answered with its
+    /// `bestmove`, as ElephantEye and Stockfish do (a GUI may be waiting for
+    /// it), and so is every command that came before; the loop then ends
+    /// the session (`finish_and_quit`).
+    fn quit(&mut self) {
+        self.quitting = true;
+        self.stop_for_quit();
+    }
+
+    /// While quitting: whatever runs is stopped, even an infinite search or
+    /// a ponder search (their answer may then be told).
+    fn stop_for_quit(&mut self) {
+        if self.busy.is_some() {
+            self.stop();
+        }
     }
 
     fn on_eof(&mut self) {
@@ -591,37 +523,23 @@ impl Session {
             ));
         }
         let Some(best) = done.best_in(&allowed) else {
-            return match self.mode {
-                Mode::Ucci => "nobestmove".to_string(),
-                Mode::Uci => "bestmove (none)".to_string(),
-            };
+            return self.mode.words().no_move.to_string();
         };
         let mut line = format!("bestmove {best}");
         if let Some(p) = done.ponder_move(&t.root, best) {
             line.push_str(&format!(" ponder {p}"));
         }
-        if self.mode == Mode::Ucci {
-            line.push_str(self.draw_or_resign(t, done));
-        }
-        line
-    }
-
-    fn draw_or_resign(&mut self, t: &Thinking, done: &Done) -> &'static str {
-        let score = done.result.score;
         // A ponder search the GUI stopped was on the wrong move: not our game.
         let in_game = t.on_clock && !(t.pondering && t.stop_sent);
-        if in_game {
-            self.track.record(&t.root, score);
+        let verdict = self.ctl.verdict(&t.root, done, t.draw_offered, in_game);
+        if self.mode.words().draw_and_resign {
+            line.push_str(match verdict {
+                Some(Verdict::Draw) => " draw",
+                Some(Verdict::Resign) => " resign",
+                None => "",
+            });
         }
-        if t.draw_offered && accept_draw(&t.root, score, &done.pv) {
-            " draw"
-        } else if in_game && self.track.resign_due(&self.opts) {
-            " resign"
-        } else if in_game && self.track.draw_offer_due(&self.opts, &t.root) {
-            " draw"
-        } else {
-            ""
-        }
+        line
     }
 }
 

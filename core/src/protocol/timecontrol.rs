@@ -33,7 +33,7 @@ pub struct Context {
 pub fn limits(go: &GoParams, ctx: &Context, banmoves: &[Move]) -> (Limits, Vec<String>) {
     let mut notes = Vec::new();
     // UCCI clocks are seconds unless `usemillisec`; UCI ones are always ms.
-    let ucci_unit = if ctx.mode == Mode::Ucci && !ctx.usemillisec {
+    let ucci_unit = if ctx.mode.words().clock_in_seconds && !ctx.usemillisec {
         1000.0
     } else {
         1.0

@@ -3,7 +3,6 @@
 //! `ponderhit`, `isready` and `quit` while the engine thinks.
 
 use super::inspect;
-use super::options::{Id, Options, Value};
 use super::output::{info_line, thinking_line, Out};
 use super::reader::Input;
 use super::Mode;
@@ -53,27 +52,6 @@ pub enum Job {
     Reply(String),
     /// Report `Event::Synced` once every job before this one is done.
     Sync,
-}
-
-impl Job {
-    /// The job that makes the engine follow an option just stored in
-    /// `opts`, for the options the engine reads (the protocol alone reads
-    /// the rest). A new game is left to the session, which also resets
-    /// its own state then.
-    pub fn for_option(id: Id, value: &Value, opts: &Options) -> Option<Job> {
-        Some(match id {
-            Id::EvalFile => Job::LoadNetwork(match value {
-                Value::Text(t) => t.clone(),
-                _ => String::new(),
-            }),
-            Id::UseNnue => Job::UseNnue(opts.use_nnue),
-            Id::Hash => Job::SetHash(opts.hash_mb),
-            Id::Threads => Job::SetThreads(opts.threads),
-            Id::UseBook | Id::BookFiles => Job::LoadBooks(opts.book_files()),
-            Id::SkillLevel | Id::LimitStrength | Id::Elo => Job::SetStrength(opts.strength()),
-            _ => return None,
-        })
-    }
 }
 
 /// What a search prints as it goes.
@@ -224,10 +202,7 @@ pub fn spawn(out: Out, events: Sender<Event>) -> (Sender<Job>, SharedHandle) {
                     Ok(NetworkLoaded::File(path)) => {
                         out.note(&format!("network loaded from {path}"))
                     }
-                    Err(e) => out.error(&format!(
-                        "evalfile {}: {e}; keeping the current evaluation",
-                        source.trim()
-                    )),
+                    Err(e) => out.error(&format!("evalfile {e}; keeping the current evaluation")),
                 },
                 Job::UseNnue(on) => engine.set_use_nnue(on),
                 Job::SetStrength(strength) => engine.set_strength(strength),

@@ -101,11 +101,23 @@ fn available_memory() -> Option<usize> {
 
 /// The largest table (MB) worth asking for, given `available` bytes free and
 /// the current table (freed once the new one is in place): three quarters,
-/// leaving room for the rest of the process, the GUI and the system. A
-/// table larger than memory would be filled by the search until the system
-/// swaps or kills the engine.
+/// leaving room for the rest of the process, the GUI and the system, rounded
+/// down to a power of two. A table larger than memory would be filled by the
+/// search until the system swaps or kills the engine. The rounding keeps the
+/// answer the same from one try to the next: free memory moves by a few
+/// megabytes all the time, and a GUI asking twice should be told one size.
 fn hash_cap_mb(available: usize, current_bytes: usize) -> usize {
-    ((available.saturating_add(current_bytes) / 4 * 3) >> 20).max(MIN_HASH_MB)
+    let mb = (available.saturating_add(current_bytes) / 4 * 3) >> 20;
+    let pow2 = if mb == 0 { 0 } else { 1 << mb.ilog2() };
+    pow2.max(MIN_HASH_MB)
+}
+
+/// The cap, measured once per process: after a capped resize the table in
+/// use is the capped one, so measuring again (free memory plus that table)
+/// would give a larger cap on the second try of the same request.
+fn hash_cap_once(current_bytes: usize) -> Option<usize> {
+    static CAP: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *CAP.get_or_init(|| available_memory().map(|avail| hash_cap_mb(avail, current_bytes)))
 }
 
 impl Searcher {
@@ -133,8 +145,7 @@ impl Searcher {
     pub fn set_hash_mb(&mut self, asked: usize) -> HashReport {
         let mut report = HashReport::exact(asked);
         let mut mb = asked.clamp(MIN_HASH_MB, MAX_HASH_MB);
-        if let Some(avail) = available_memory() {
-            let cap = hash_cap_mb(avail, self.tt.bytes());
+        if let Some(cap) = hash_cap_once(self.tt.bytes()) {
             if mb > cap {
                 mb = cap;
                 report.capped_to_mb = Some(cap);
@@ -441,7 +452,10 @@ mod tests {
 
     #[test]
     fn hash_cap_leaves_a_quarter() {
-        assert_eq!(hash_cap_mb(24 << 30, 64 << 20), (24 * 1024 + 64) / 4 * 3);
+        // 3/4 of 24 GB and 64 MB is 18,480 MB: 16 GB, a power of two.
+        assert_eq!(hash_cap_mb(24 << 30, 64 << 20), 16 * 1024);
+        // A few megabytes more or less free do not change the answer.
+        assert_eq!(hash_cap_mb((24 << 30) - (37 << 20), 64 << 20), 16 * 1024);
         assert_eq!(hash_cap_mb(0, 0), MIN_HASH_MB);
     }
 
@@ -464,6 +478,10 @@ mod tests {
                 .contains("more than this machine has free"));
         }
         assert!(r.failed || r.mb == r.capped_to_mb.unwrap_or(MAX_HASH_MB));
+        // Asked again, the same answer, though the table in use is now the
+        // capped one.
+        let again = e.set_hash_mb(MAX_HASH_MB);
+        assert_eq!(again.note(), r.note());
     }
 
     #[test]

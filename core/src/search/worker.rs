@@ -362,6 +362,8 @@ impl<'a> Worker<'a> {
         ply: usize,
         cut: bool,
     ) -> i32 {
+        // Step 1. Initialize node: out of depth, quiescence takes over; count
+        // the node, stop if told to.
         let root = ply == 0;
         if depth <= 0 {
             return self.qsearch(pv, alpha, beta, ply);
@@ -377,6 +379,8 @@ impl<'a> Worker<'a> {
         if pv && ply > self.seldepth {
             self.seldepth = ply;
         }
+        // Step 2. Game ended by the rules (repetition, move limit) or the
+        // ply limit reached.
         if !root {
             if let Some(v) = self.rule_score(ply) {
                 return v;
@@ -395,6 +399,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 3. Transposition table lookup.
         let in_check = self.pos.in_check();
         let key = self.pos.key();
         let excluded = self.stack[ply].excluded;
@@ -414,6 +419,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 4. Static evaluation of the position.
         let static_eval;
         let mut eval;
         if in_check {
@@ -444,6 +450,8 @@ impl<'a> Worker<'a> {
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
 
+        // Step 5. Pruning before any move is searched (reverse futility and
+        // the others below).
         if !pv && !in_check && !root && excluded.is_none() {
             // Reverse futility: far enough above beta that a quiet move will
             // not bring the score back down in the few plies left.
@@ -499,7 +507,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // ProbCut: a capture whose shallow search beats beta by a clear
+        // Step 6. ProbCut: a capture whose shallow search beats beta by a clear
         // margin would very likely beat beta at full depth too. Skipped when
         // the table already says a search this deep stays below that mark.
         let pc_beta = beta + params::probcut_margin();
@@ -541,12 +549,15 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Without a move to try first, a deep search here is likely to be
+        // Step 7. Internal iterative reduction: without a move to try first,
+        // a deep search here is likely to be
         // wasted: search it a little shallower.
         if depth >= 6 && tt_move.is_none() && (pv || cut) {
             depth -= 1;
         }
 
+        // Step 8. The move loop: each move in the picker's order, pruned,
+        // extended or reduced, searched, and the best one kept.
         let prev = previous_move(&self.pos);
         let counter = self.heur.counter(prev);
         let killers = self.stack[ply].killers;
@@ -754,6 +765,7 @@ impl<'a> Worker<'a> {
         }
 
         stats::add(nt, Stat::Searched, (searched > 0) as u64);
+        // Step 9. No legal move: mate or stalemate.
         if move_count == 0 {
             // No legal move: mated or stalemated, both lost in xiangqi. With
             // a move left out, the one move there is beats this bound.
@@ -764,6 +776,7 @@ impl<'a> Worker<'a> {
             };
         }
 
+        // Step 10. Move-ordering statistics after a cutoff.
         if best >= beta {
             let bonus = history_bonus(depth);
             if self.pos.is_capture(best_move) {
@@ -783,6 +796,7 @@ impl<'a> Worker<'a> {
             best = (best * depth + beta) / (depth + 1);
         }
 
+        // Step 11. Store the result in the transposition table.
         if !excluded.is_none() {
             // A search without one move: its result is not this node's.
             return best;

@@ -64,6 +64,8 @@ pub enum Command {
     /// random mode), `name`, `rating`, `ics`.
     Noted,
     Quit,
+    /// `help`: the commands, for a person at a terminal.
+    Help,
     /// An empty (or all-blank) line.
     Empty,
 }
@@ -106,6 +108,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
     Ok(match word {
         "" => Command::Empty,
         "xboard" => Command::Xboard,
+        "help" => Command::Help,
         "protover" => Command::Protover,
         "accepted" | "random" | "name" | "rating" | "ics" => Command::Noted,
         "rejected" => Command::Rejected(rest.to_string()),

@@ -47,6 +47,8 @@
 //!   once per finished iteration, so nodes and ply are those of the last
 //!   one, and no moves are left in it;
 //! - `post` and `nopost` take effect from the next search;
+//! - `quit` drops the running search (XBoard has left the game: no move is
+//!   owed) but still writes what is (pongs, a claim), within a few seconds;
 //! - `random`, `name`, `rating`, `ics`, `computer` change nothing but the
 //!   claims (`computer`); `bk`, `edit`, `white`, `black`, `nps`, `pause`
 //!   and other commands we never asked XBoard for are unknown commands.
@@ -55,31 +57,27 @@ mod clock;
 mod command;
 mod verdict;
 
-use super::drawresign::{accept_draw, ScoreTrack};
-use super::options::{self, Id, Options, Value};
+use super::controller::{self, Controller, QUIT_GRACE};
+use super::options::Dialect;
 use super::output::{Notes, Out};
 use super::reader::Input;
-use super::worker::{Done, Event, Job, Progress, Show};
+use super::worker::{Done, Event, Job, Progress, SharedHandle, Show};
 use crate::board::{Color, Move, Position};
-use crate::book::Variety;
 use crate::rules::{self, Verdict};
 use crate::search::{Limits, StopHandle};
 use clock::Clock;
 use command::Command;
-use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
 /// Speaks CECP until `quit` or the end of input; does not return.
-pub fn run(out: Out, jobs: Sender<Job>, inbox: Receiver<Event>) -> ! {
+pub fn run(out: Out, jobs: Sender<Job>, hash: SharedHandle, inbox: Receiver<Event>) -> ! {
     out.set_notes(Notes::Comment);
-    Session::new(out, jobs).run(inbox)
+    Session::new(Controller::new(out, jobs, hash, Dialect::Cecp)).run(inbox)
 }
 
 struct Session {
-    out: Out,
-    jobs: Sender<Job>,
-    opts: Options,
+    ctl: Controller,
     game: Position,
     /// The colour the engine plays; None in force mode, while analysing and
     /// after the game ended.
@@ -99,25 +97,12 @@ struct Session {
     abandoned: usize,
     /// `ping`s that came while thinking on our move, answered after it.
     held_pongs: Vec<String>,
-    /// What waits for the search thread to finish the work given before it.
-    waiting: VecDeque<Waiting>,
     /// The last finished iteration of the running search.
     progress: Progress,
     /// The reply we expect, for `hint`, with the key of the position it is
     /// for (any change to the game makes it stale).
     guess: Option<(u64, Move)>,
-    track: ScoreTrack,
     eof: bool,
-    /// The end of the session waits in `waiting`.
-    ending: bool,
-}
-
-/// A line to print (None: the end of the session) once the search thread
-/// has reached the `Job::Sync` sent with it (`synced`), or, if not
-/// `synced`, as soon as the entries before it are out.
-struct Waiting {
-    line: Option<String>,
-    synced: bool,
 }
 
 struct Search {
@@ -142,11 +127,9 @@ enum Kind {
 }
 
 impl Session {
-    fn new(out: Out, jobs: Sender<Job>) -> Session {
+    fn new(ctl: Controller) -> Session {
         Session {
-            out,
-            jobs,
-            opts: Options::default(),
+            ctl,
             game: Position::startpos(),
             side: Some(Color::Black),
             analyzing: false,
@@ -158,27 +141,22 @@ impl Session {
             search: None,
             abandoned: 0,
             held_pongs: Vec::new(),
-            waiting: VecDeque::new(),
             progress: Progress::default(),
             guess: None,
-            track: ScoreTrack::default(),
             eof: false,
-            ending: false,
         }
     }
 
     fn run(mut self, inbox: Receiver<Event>) -> ! {
         loop {
-            if self.eof && self.search.is_none() && !self.ending {
+            if self.eof && self.search.is_none() && !self.ctl.ending() {
                 // What the search thread was given still gets done (a
                 // queued pong or claim), then the session ends.
-                self.ending = true;
-                self.after_jobs(None);
+                self.ctl.end(None, None);
             }
-            let Ok(event) = inbox.recv() else {
-                self.out.last_line_and_exit(None)
-            };
-            match event {
+            match self.ctl.next_event(&inbox) {
+                // What follows `quit` is not for this session.
+                Event::Input(_) if self.ctl.quitting() => {}
                 Event::Input(Input::Line(line)) => match command::parse(&line) {
                     Ok(cmd) => self.carry_out(cmd, &line),
                     Err(e) => self.say(&e.reply(&line)),
@@ -195,7 +173,7 @@ impl Session {
                     }
                 }
                 Event::SearchDone(done) => self.on_done(done),
-                Event::Synced => self.synced(),
+                Event::Synced => self.ctl.synced(),
                 Event::PerftDone => {}
             }
         }
@@ -209,7 +187,7 @@ impl Session {
                 // Without `debug`, a comment line could be taken for a
                 // command: say nothing rather than that.
                 if feature.trim() == "debug" {
-                    self.out.set_notes(Notes::Dropped);
+                    self.ctl.out.set_notes(Notes::Dropped);
                 }
             }
             Command::New => self.new_game(),
@@ -282,56 +260,17 @@ impl Session {
                 Err(e) => self.say(&format!("Error (illegal position: {e}): {line}")),
             },
             Command::Computer => self.opponent_is_engine = true,
-            Command::Quit => self.out.last_line_and_exit(None),
+            Command::Quit => self.quit(),
+            Command::Help => {
+                for line in HELP {
+                    self.ctl.note(line);
+                }
+            }
         }
     }
 
     fn say(&self, line: &str) {
-        self.out.line(line);
-    }
-
-    /// Prints `line` (None: ends the session) once the search thread has
-    /// done what it was given before (hash resizes, a new game).
-    fn after_jobs(&mut self, line: Option<String>) {
-        self.waiting.push_back(Waiting { line, synced: true });
-        self.send(Job::Sync);
-    }
-
-    /// Prints `line` now, or after the lines still waiting.
-    fn now_or_in_turn(&mut self, line: String) {
-        if self.waiting.is_empty() {
-            self.say(&line);
-        } else {
-            self.waiting.push_back(Waiting {
-                line: Some(line),
-                synced: false,
-            });
-        }
-    }
-
-    /// The search thread reached a `Job::Sync`: out with the line that
-    /// waited for it and those that only waited behind it.
-    fn synced(&mut self) {
-        let mut next = self.waiting.pop_front();
-        while let Some(w) = next {
-            match w.line {
-                Some(line) => self.say(&line),
-                None => self.out.last_line_and_exit(None),
-            }
-            next = match self.waiting.front() {
-                Some(w) if !w.synced => self.waiting.pop_front(),
-                _ => None,
-            };
-        }
-    }
-
-    fn send(&self, job: Job) {
-        if self.jobs.send(job).is_err() {
-            // The search thread is gone (only a panic ends it): nothing can
-            // be answered correctly any more.
-            self.out.error("the search thread has stopped; exiting");
-            self.out.last_line_and_exit(None);
-        }
+        self.ctl.say(line);
     }
 
     fn features(&self) {
@@ -341,7 +280,7 @@ impl Session {
              ping=1 analyze=1 colors=0 sigint=0 sigterm=0 memory=1 smp=1 san=0 time=1 \
              draw=1 reuse=1 playother=0 nps=0 debug=1 name=0"
         ));
-        for line in options::announce_cecp() {
+        for line in self.ctl.opts.announce(Dialect::Cecp) {
             self.say(&line);
         }
         self.say("feature done=1");
@@ -354,32 +293,14 @@ impl Session {
         self.clock.new_game();
         self.opponent_is_engine = false;
         self.draw_offered = false;
-        self.track.reset();
-        self.send(Job::NewGame);
+        self.ctl.new_game();
         // In analyze mode `new` sets up the start and stays there.
         self.after_game_change();
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
-        let (id, value) = match options::check(name, value) {
-            Ok(x) => x,
-            Err(e) => return self.say(&format!("Error ({e}): {line}")),
-        };
-        if let Value::Int(_, Some(note)) = &value {
-            self.out.note(note);
-        }
-        self.opts.store(id, &value);
-        if let Some(job) = Job::for_option(id, &value, &self.opts) {
-            self.send(job);
-        }
-        match id {
-            Id::NewGame => self.send(Job::NewGame),
-            Id::UseBook | Id::BookFiles => {
-                if let Some(note) = self.opts.book_note() {
-                    self.out.note(note);
-                }
-            }
-            _ => {}
+        if let Err(e) = self.ctl.set_option(name, value) {
+            self.say(&format!("Error ({e}): {line}"));
         }
     }
 
@@ -388,8 +309,8 @@ impl Session {
         match self.search_kind() {
             Some(Kind::Think) => self.held_pongs.push(pong),
             // "Pondering does not count", nor does analysing.
-            Some(_) => self.now_or_in_turn(pong),
-            None => self.after_jobs(Some(pong)),
+            Some(_) => self.ctl.now_or_in_turn(pong),
+            None => self.ctl.after_jobs(pong),
         }
     }
 
@@ -473,7 +394,7 @@ impl Session {
     /// the ponder search learnt.
     fn ponder_hit(&mut self) {
         let now = self.limits(false).time;
-        let slack = Duration::from_millis(self.opts.move_overhead_ms);
+        let slack = self.ctl.opts.move_overhead();
         let Some(s) = self.search.as_mut() else {
             return;
         };
@@ -527,21 +448,17 @@ impl Session {
             }
             return;
         };
-        // A book move is no judgement of the position (see `drawresign`).
-        let judged = !done.from_book;
-        if judged {
-            self.track.record(&s.root, done.result.score);
-        }
-        if judged && self.track.resign_due(&self.opts) {
-            self.flush_pongs();
-            self.after_jobs(Some(verdict::resignation(self.game.side_to_move())));
-            self.side = None;
-            return;
-        }
-        let accept =
-            self.draw_offered && judged && accept_draw(&s.root, done.result.score, &done.pv);
-        if accept || (judged && self.track.draw_offer_due(&self.opts, &s.root)) {
-            self.say("offer draw");
+        // Accepting an offered draw comes before resigning, as in UCCI.
+        match self.ctl.verdict(&s.root, &done, self.draw_offered, true) {
+            Some(controller::Verdict::Resign) => {
+                self.flush_pongs();
+                self.ctl
+                    .after_jobs(verdict::resignation(self.game.side_to_move()));
+                self.side = None;
+                return;
+            }
+            Some(controller::Verdict::Draw) => self.say("offer draw"),
+            None => {}
         }
         self.draw_offered = false;
         self.game.make_move(best);
@@ -579,11 +496,11 @@ impl Session {
         };
         let line = verdict::result_line(v);
         if verdict::claim(v, us, self.opponent_is_engine) {
-            self.after_jobs(Some(line));
+            self.ctl.after_jobs(line);
             self.side = None;
             true
         } else {
-            self.out.note(&format!(
+            self.ctl.note(&format!(
                 "by the Chinese rules: {line}; not claimed, as XBoard tests claims \
                  in engine games by its own rules; playing on"
             ));
@@ -593,7 +510,7 @@ impl Session {
 
     fn flush_pongs(&mut self) {
         for pong in std::mem::take(&mut self.held_pongs) {
-            self.after_jobs(Some(pong));
+            self.ctl.after_jobs(pong);
         }
     }
 
@@ -607,8 +524,8 @@ impl Session {
         let moves_made = (self.game.history().len() + usize::from(ponder)) as u32 / 2;
         Limits {
             ponder,
-            move_overhead: Duration::from_millis(self.opts.move_overhead_ms),
-            multipv: self.opts.multipv,
+            move_overhead: self.ctl.opts.move_overhead(),
+            multipv: self.ctl.opts.multipv(),
             ..self.clock.limits(moves_made)
         }
     }
@@ -624,8 +541,8 @@ impl Session {
         }
         let limits = Limits {
             infinite: true,
-            move_overhead: Duration::from_millis(self.opts.move_overhead_ms),
-            multipv: self.opts.multipv,
+            move_overhead: self.ctl.opts.move_overhead(),
+            multipv: self.ctl.opts.multipv(),
             ..Limits::default()
         };
         self.start(Kind::Analyze, self.game.clone(), limits, None);
@@ -634,23 +551,13 @@ impl Session {
     fn start(&mut self, kind: Kind, root: Position, limits: Limits, lead: Option<Move>) {
         self.abandon_search();
         let handle = StopHandle::new();
-        let book = self
-            .opts
-            .usebook
-            .then(|| Variety::from_level(&self.opts.book_randomness));
         let show = if self.post {
             Show::Thinking { lead }
         } else {
             Show::Nothing
         };
         let planned_clock = limits.time;
-        self.send(Job::Search {
-            pos: root.clone(),
-            limits: Box::new(limits),
-            show,
-            stop: handle.clone(),
-            book,
-        });
+        self.ctl.search(&root, limits, show, handle.clone());
         self.search = Some(Search {
             kind,
             root,
@@ -703,6 +610,14 @@ impl Session {
 
     // ---- the end --------------------------------------------------------
 
+    /// `quit`: XBoard has left the game, so no move is owed and the search
+    /// is dropped; what is owed (pongs, a claim already made) is still
+    /// written once the search thread is through, within `QUIT_GRACE`.
+    fn quit(&mut self) {
+        self.abandon_search();
+        self.ctl.end(None, Some(QUIT_GRACE));
+    }
+
     /// End of input: nothing can end pondering or analysis any more; a move
     /// being thought about is still played, then the session ends.
     fn on_eof(&mut self) {
@@ -712,6 +627,14 @@ impl Session {
         }
     }
 }
+
+/// The answer to `help` (a person at a terminal: XBoard never sends it).
+const HELP: &[&str] = &[
+    "CECP commands: xboard, protover 2, new, force, go, playother, usermove <m> (or a bare move),",
+    "undo, remove, level <moves> <base> <inc>, st <s>, sd <depth>, time <cs>, otim <cs>, ?,",
+    "ping <n>, post, nopost, hard, easy, analyze, exit, ., hint, draw, result, setboard <fen>,",
+    "memory <MB>, cores <n>, option <name>[=<value>], computer, quit",
+];
 
 /// Why `mv` cannot be played in `pos`, in words for `Illegal move (...)`.
 fn why_illegal(pos: &Position, mv: Move) -> Result<(), String> {
