@@ -80,6 +80,11 @@ fn fuzz_mate_suite() {
     reader_run("mate-suite", 1_000);
 }
 
+#[test]
+fn fuzz_chain() {
+    reader_run("chain", 1_000);
+}
+
 /// The inputs of issue 50: a lone closing brace or bracket made the PGN
 /// reader loop, adding an empty token each time round, until memory ran
 /// out. Each is an error now, within the memory budget.

@@ -566,3 +566,133 @@ pub fn mate_suite(r: &mut Rng) -> Result<(), String> {
     }
     Ok(())
 }
+
+// ---- datagen chain files -------------------------------------------------
+
+/// A random game for a chain file: random legal moves from the start, some
+/// of them searched plies with scores and keep bits.
+fn chain_game(r: &mut Rng, number: u64) -> chuhe::train::chain::ChainGame {
+    use chuhe::train::chain::{ChainGame, ChainPly};
+    use chuhe_core::rules::Outcome;
+    let mut pos = Position::startpos();
+    let (mut prefix, mut plies) = (Vec::new(), Vec::new());
+    let prefix_len = r.below(8);
+    for k in 0..r.below(120) {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[r.below(moves.len())];
+        if k < prefix_len {
+            prefix.push(mv);
+        } else {
+            plies.push(ChainPly {
+                mv,
+                score: *r.pick(&[0, 35, -120, 1499, -30000, 30000, i16::MAX, i16::MIN]),
+                keep: r.chance(70),
+            });
+        }
+        pos.make_move(mv);
+    }
+    ChainGame {
+        number,
+        root_fen: chuhe_core::board::START_FEN.to_string(),
+        prefix,
+        plies,
+        outcome: *r.pick(&[Outcome::Draw, Outcome::RedWins, Outcome::BlackWins]),
+    }
+}
+
+/// One chain frame around `raw` (games as the writer lays them out), with
+/// a header whose checksum fits whatever its fields say.
+fn chain_frame(raw: &[u8], first_game: u64, games: u32, positions: u32) -> Vec<u8> {
+    let packed = zstd::bulk::compress(raw, 3).expect("zstd packs");
+    let mut h = [0u8; 32];
+    h[..4].copy_from_slice(b"CHFR");
+    h[4..8].copy_from_slice(&(packed.len() as u32).to_le_bytes());
+    h[8..12].copy_from_slice(&(raw.len() as u32).to_le_bytes());
+    h[12..20].copy_from_slice(&first_game.to_le_bytes());
+    h[20..24].copy_from_slice(&games.to_le_bytes());
+    h[24..28].copy_from_slice(&positions.to_le_bytes());
+    let sum = h[..28].iter().fold(0x811c_9dc5u32, |a, &x| {
+        (a ^ x as u32).wrapping_mul(0x0100_0193)
+    });
+    h[28..].copy_from_slice(&sum.to_le_bytes());
+    let mut out = h.to_vec();
+    out.extend(packed);
+    out
+}
+
+/// Datagen's chain files (src/train/chain.rs): whole files from the writer
+/// damaged anywhere (zstd's checksum and the frame header's must catch
+/// it), and frames whose games themselves are damaged and then packed
+/// and summed properly, so that the game decoder and the replay meet bad
+/// lengths, varints, results and move indices. Every game read before the
+/// damage must be one that was written; the error names a game or frame.
+pub fn chain(r: &mut Rng) -> Result<(), String> {
+    use chuhe::train::chain::{encode_game, ChainReader, ChainWriter};
+    let games: Vec<_> = (0..1 + r.below(12))
+        .map(|i| chain_game(r, 100 + i as u64))
+        .collect();
+    let mut damaged = true;
+    let bytes = if r.chance(50) {
+        let mut w = ChainWriter::new(Vec::new()).expect("a Vec takes writes");
+        for g in &games {
+            w.push(g).map_err(|e| e.to_string())?;
+            if r.chance(30) {
+                w.flush().expect("a Vec takes writes");
+            }
+        }
+        let mut b = w.finish().expect("a Vec takes writes");
+        if r.chance(90) {
+            damage(r, &mut b, &[8, 16, 20, 24, 28, 36, 40, 44]);
+        } else {
+            damaged = false;
+        }
+        b
+    } else {
+        let mut raw = Vec::new();
+        for g in &games {
+            encode_game(g, &mut raw)?;
+        }
+        damage(r, &mut raw, &[0, 1, 2, 3, 60, 61, 62, 63, 64]);
+        let kept = games.iter().map(|g| g.kept() as u32).sum();
+        let mut b = b"CHUHECHN\x01\0\0\0\0\0\0\0".to_vec();
+        b.extend(chain_frame(&raw, 100, games.len() as u32, kept));
+        b
+    };
+    let (got, err) = bounded("chain", &bytes, || {
+        let mut got = Vec::new();
+        let mut reader = match ChainReader::new(&bytes[..]) {
+            Ok(reader) => reader,
+            Err(e) => return (got, Some(e.to_string())),
+        };
+        loop {
+            match reader.next_frame() {
+                Ok(Some((_, frame))) => {
+                    for g in &frame {
+                        // A game that was read whole replays.
+                        if let Err(e) = g.records() {
+                            return (got, Some(format!("records of a game read whole: {e}")));
+                        }
+                    }
+                    got.extend(frame)
+                }
+                Ok(None) => return (got, None),
+                Err(e) => return (got, Some(e.to_string())),
+            }
+        }
+    })?;
+    if !damaged && (err.is_some() || got != games) {
+        return Err(format!("an undamaged file read back otherwise: {err:?}"));
+    }
+    if let Some(e) = err {
+        if e.starts_with("records of a game") {
+            return Err(e);
+        }
+        if !(e.contains("game") || e.contains("frame") || e.contains("chain file")) {
+            return Err(format!("an error that names no game or frame: {e}"));
+        }
+    }
+    Ok(())
+}

@@ -977,6 +977,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("book", readers::book),
     ("network", readers::network),
     ("mate-suite", readers::mate_suite),
+    ("chain", readers::chain),
 ];
 
 /// What a session run saw besides success.
