@@ -1,10 +1,14 @@
 //! The long fuzz run (see docs/DEVELOPMENT.md, "Fuzzing"):
 //!
-//!     cargo run --release --example fuzz -- [--target NAME|all] [--inputs N]
-//!         [--seed S] [--first I] [--bin target/release/chuhe] [--lines L]
+//!     cargo build --profile test --example fuzz --bin chuhe
+//!     target/debug/examples/fuzz [--target NAME|all] [--inputs N]
+//!         [--seed S] [--first I] [--bin target/debug/chuhe] [--lines L]
+//!
+//! (The test profile keeps unwinding: the release profile aborts on a panic,
+//! so a panicking input could not be caught and reported.)
 //!
 //! In-process targets: fen, moves, protocol-parse, judge, openings, config,
-//! and the file readers pgn, xqf, records, book, network, mate-suite (these
+//! and the file readers pgn, xqf, records, book, network, mate-suite, chain (these
 //! also check each input's peak memory against a budget; see
 //! tests/support/fuzz_readers.rs).
 //! `session` drives the engine binary (`--bin`) over pipes with random

@@ -1,6 +1,6 @@
 //! The short fuzz run (seconds): every target of tests/support/fuzz_targets.rs
 //! with a fixed seed and a few thousand inputs. The long run is
-//! `cargo run --release --example fuzz` (see docs/DEVELOPMENT.md).
+//! the `fuzz` example built with the test profile (see docs/DEVELOPMENT.md).
 
 #[path = "support/fuzz_targets.rs"]
 mod targets;
