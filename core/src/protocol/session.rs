@@ -334,7 +334,7 @@ impl Session {
         }
         let opts = &self.ctl.opts;
         let ctx = Context {
-            mode: self.mode,
+            words: self.mode.words(),
             usemillisec: opts.flag(Id::UseMillisec),
             side: self.pos.side_to_move(),
             move_overhead_ms: opts.move_overhead().as_millis() as u64,
@@ -365,7 +365,7 @@ impl Session {
             thinking.held = Some(no_move_result());
             self.say(&format!(
                 "info depth 0 {}",
-                score_text(self.mode, Score::Mate(0))
+                score_text(self.mode.words(), Score::Mate(0))
             ));
             let wait = thinking.must_wait() && !self.quitting;
             self.busy = Some(Busy::Search(thinking));
