@@ -3,7 +3,8 @@
 
 use chuhe::bench::POSITIONS;
 use chuhe_core::board::Position;
-use chuhe_core::search::{Limits, Searcher};
+use chuhe_core::engine::Engine;
+use chuhe_core::search::{Limits, StopHandle};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const DEPTH: u32 = 9;
@@ -16,7 +17,7 @@ fn positions() -> Vec<Position> {
         .collect()
 }
 
-fn search_nodes(engine: &mut Searcher, positions: &[Position]) -> u64 {
+fn search_nodes(engine: &mut Engine, positions: &[Position]) -> u64 {
     let limits = Limits {
         depth: Some(DEPTH),
         ..Limits::default()
@@ -25,14 +26,14 @@ fn search_nodes(engine: &mut Searcher, positions: &[Position]) -> u64 {
         .iter()
         .map(|p| {
             engine.new_game();
-            engine.go(p, &limits, &mut |_| {}).nodes
+            engine.go(p, &limits, &StopHandle::new(), &mut |_| {}).nodes
         })
         .sum()
 }
 
 fn bench_search(c: &mut Criterion) {
     let positions = positions();
-    let mut engine = Searcher::new();
+    let mut engine = Engine::new();
     // A small table: clearing it between positions must not dominate the timing.
     engine.set_hash_mb(2);
     // The node count is fixed (single thread, fixed depth), so throughput in

@@ -20,8 +20,9 @@ pub use report::html;
 
 use crate::record::Game;
 use chuhe_core::board::{notation, Color, Move, Position};
+use chuhe_core::engine::Engine;
 use chuhe_core::rules::{self, How, Outcome, Reason, Verdict};
-use chuhe_core::search::{values, Limits, Score, Searcher, StopHandle};
+use chuhe_core::search::{values, Limits, Score, StopHandle};
 
 /// Centipawns that stand for a mate (less the plies to it).
 pub const MATE_CP: i32 = 10_000;
@@ -299,7 +300,7 @@ pub fn analyze_with_stop(
         pos.make_move(mv);
     }
 
-    let mut engine = Searcher::new();
+    let mut engine = Engine::new();
     engine.set_hash_mb(settings.hash_mb);
     engine.set_threads(settings.threads);
     let mut pos = start;
@@ -373,7 +374,7 @@ pub fn analyze_with_stop(
     })
 }
 
-fn search(engine: &mut Searcher, pos: &Position, limits: &Limits, stop: &StopHandle) -> Searched {
+fn search(engine: &mut Engine, pos: &Position, limits: &Limits, stop: &StopHandle) -> Searched {
     if let Some(v) = rules::judge(pos) {
         return Searched {
             eval: Eval::from_verdict(&v, pos.side_to_move()),
@@ -383,7 +384,7 @@ fn search(engine: &mut Searcher, pos: &Position, limits: &Limits, stop: &StopHan
         };
     }
     let mut pv = Vec::new();
-    let result = engine.go_with(pos, limits, stop, &mut |info| {
+    let result = engine.go(pos, limits, stop, &mut |info| {
         if !info.pv.is_empty() {
             pv = info.pv.clone();
         }

@@ -5,8 +5,9 @@
 //! time per position, counting the mates proved and the time to each proof.
 
 use chuhe_core::board::{Move, Position};
+use chuhe_core::engine::Engine;
 use chuhe_core::nnue::net::Network;
-use chuhe_core::search::{Limits, Score, Searcher};
+use chuhe_core::search::{Limits, Score, StopHandle};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -78,8 +79,8 @@ impl BenchResult {
 }
 
 /// A fresh engine with the bench's settings.
-fn new_engine(net: Option<Arc<Network>>, threads: usize, hash_mb: usize) -> Searcher {
-    let mut engine = Searcher::new();
+fn new_engine(net: Option<Arc<Network>>, threads: usize, hash_mb: usize) -> Engine {
+    let mut engine = Engine::new();
     engine.set_network(net);
     engine.set_hash_mb(hash_mb);
     engine.set_threads(threads);
@@ -98,7 +99,7 @@ pub fn analyse(
 ) -> BenchResult {
     let mut engine = new_engine(net, threads, hash_mb);
     let start = Instant::now();
-    let r = engine.go(pos, limits, &mut |i| {
+    let r = engine.go(pos, limits, &StopHandle::new(), &mut |i| {
         let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
         out(&format!(
             "depth {} seldepth {} score {} nodes {} time {} nps {} hashfull {} pv {}",
@@ -154,7 +155,7 @@ pub fn run(
         };
         engine.new_game();
         let t = Instant::now();
-        let r = engine.go(&pos, &limits, &mut |_| {});
+        let r = engine.go(&pos, &limits, &StopHandle::new(), &mut |_| {});
         total += r.nodes;
         let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
         out(&format!(
@@ -333,7 +334,7 @@ pub fn run_suite(
         engine.new_game();
         let mut first_mate_ms = None;
         let t = Instant::now();
-        let r = engine.go(&pos, &limits, &mut |info| {
+        let r = engine.go(&pos, &limits, &StopHandle::new(), &mut |info| {
             if first_mate_ms.is_none() && matches!(info.score, Some(Score::Mate(n)) if n > 0) {
                 first_mate_ms = Some(info.time_ms);
             }

@@ -16,17 +16,17 @@
 //!
 //! # Which way into the engine
 //!
-//! - To play or analyse (a GUI protocol, a tool that searches positions):
-//!   `engine::Engine`. It owns the search with its table and threads, the
-//!   evaluation (network or hand-crafted), the books and the playing
-//!   strength; `Engine::go` searches a position under `search::Limits`,
-//!   with a `search::StopHandle` and a callback for progress. The
-//!   protocols (`protocol`) use nothing else.
-//! - To speak a protocol on stdin/stdout: `protocol::run_stdio`.
-//! - `search::Searcher` is the layer below, for code that must control the
-//!   bare search (fixed-node benchmarks, tuning runs, self-play data);
-//!   `Engine::searcher` gives access to the one inside an engine, so a tool
-//!   can still start from `Engine` and keep its network and settings.
+//! Use `engine::Engine` for everything: the protocols, the GUI and every
+//! tool that searches (analysis, bench, datagen) make one. It owns the
+//! search with its table and threads, the evaluation (network or
+//! hand-crafted), the books and the playing strength; `Engine::go`
+//! searches a position under `search::Limits`, with a `search::StopHandle`
+//! and a callback for progress. To speak a protocol on stdin/stdout:
+//! `protocol::run_stdio`.
+//!
+//! `search::Searcher` is the search inside an `Engine`, not a second way
+//! in: `Engine::searcher` reaches it where the bare search is needed, and
+//! only the search's own tests build one directly.
 
 pub mod board;
 pub mod book;

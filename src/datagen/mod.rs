@@ -23,10 +23,11 @@ use crate::matches::openings::{random_line, Opening};
 use crate::train::chain::{result_for, ChainGame, ChainPly};
 use crate::train::data::{DataWriter, Record, Wdl};
 use chuhe_core::board::Color;
+use chuhe_core::engine::Engine;
 use chuhe_core::nnue::net::Network;
 use chuhe_core::rng::SplitMix64;
 use chuhe_core::rules::{self, Outcome};
-use chuhe_core::search::{Limits, Score, Searcher};
+use chuhe_core::search::{Limits, Score, StopHandle};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -156,7 +157,7 @@ impl Tally {
 /// Plays one game; `None` when the run was stopped in the middle of it.
 fn play_game(
     cfg: &DatagenConfig,
-    engine: &mut Searcher,
+    engine: &mut Engine,
     game_no: u64,
     stop: &AtomicBool,
 ) -> Option<GameRecords> {
@@ -207,7 +208,7 @@ fn play_game(
             tally.capped += 1;
             break Outcome::Draw;
         }
-        let res = engine.go(&pos, &limits, &mut |_| {});
+        let res = engine.go(&pos, &limits, &StopHandle::new(), &mut |_| {});
         let best = res.best?;
         let us = pos.side_to_move();
         let cp = match res.score {
@@ -362,7 +363,7 @@ pub fn run(
     for _ in 0..threads {
         let (cfg, stop, next_game, tx) = (cfg.clone(), stop.clone(), next_game.clone(), tx.clone());
         handles.push(std::thread::spawn(move || {
-            let mut engine = Searcher::new();
+            let mut engine = Engine::new();
             engine.set_network(cfg.net.clone());
             engine.set_hash_mb(cfg.hash_mb);
             loop {

@@ -93,6 +93,17 @@ impl EngineHandle {
     }
 }
 
+/// A handle dropped without `stop` (a `Gui` dropped without serving, or
+/// one whose `serve` ended) must not leave an analysis running on every
+/// core: nothing could stop it any more. Dropping the job channel alone
+/// would only end the worker once the job in hand finished, which for an
+/// infinite analysis is never.
+impl Drop for EngineHandle {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
 fn worker(
     rx: Receiver<(u64, StopHandle, Job)>,
     threads: usize,
@@ -148,6 +159,47 @@ fn worker(
                     );
                 });
                 on_event(id, Event::ReviewDone(result.map(Box::new)));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn dropping_the_handle_stops_an_infinite_analysis() {
+        let (tx, rx) = mpsc::channel();
+        let mut handle = EngineHandle::spawn(
+            1,
+            1,
+            Box::new(move |id, event| {
+                let done = matches!(event, Event::Done(_));
+                let _ = tx.send((id, done));
+            }),
+        );
+        let id = handle.start(Job::Search {
+            pos: Box::new(Position::startpos()),
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            strength: Strength::full(),
+            fresh: true,
+        });
+        // Searching: the first report came.
+        assert_eq!(rx.recv_timeout(Duration::from_secs(30)).unwrap().0, id);
+        drop(handle);
+        // Only a stop can end an infinite search: its `Done` is the proof.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok((_, true)) => break,
+                Ok(_) => {}
+                Err(e) => panic!("the analysis went on after the handle was dropped: {e}"),
             }
         }
     }

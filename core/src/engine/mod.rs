@@ -7,11 +7,13 @@
 //! nothing of any protocol and reports what happened as values the caller
 //! words for its GUI.
 //!
-//! This is the entry point for everything that searches: the protocols,
-//! and the tools (analysis, bench, datagen, tuning) should make an `Engine`
-//! and call `go` (full-strength `go` is exactly `Searcher::go_with`), or
-//! reach the search through `Engine::searcher` where they need the bare
-//! search, instead of building a `Searcher` of their own.
+//! Use `Engine` for everything that searches: the protocols and the tools
+//! (analysis, bench, datagen, the GUI) all make one, configure it with
+//! `set_hash_mb`, `set_threads`, `load_network` or `set_network` and
+//! `set_use_nnue`, and search with `go` (at full strength exactly
+//! `Searcher::go_with`). `Searcher` is the search inside it, reached
+//! through `Engine::searcher` only where a caller needs something `Engine`
+//! does not offer; nothing outside the search's own tests builds one.
 
 mod strength;
 
@@ -132,6 +134,15 @@ impl Engine {
 
     pub fn set_hash_mb(&mut self, mb: usize) -> HashReport {
         self.search.set_hash_mb(mb)
+    }
+
+    /// Evaluates with `net`, a network the caller already loaded (None:
+    /// the hand-crafted evaluation), while `use_nnue` is on. For tools that
+    /// load one network once and share it among several engines (datagen's
+    /// threads) rather than reading the file for each.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+        self.apply_evaluation();
     }
 
     /// Returns how many search threads there are now (fewer than asked if

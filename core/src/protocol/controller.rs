@@ -2,12 +2,15 @@
 //! the sessions only parse commands and word answers. It holds the line to
 //! the search thread (jobs out, the hash view for `probe`), the options
 //! (`OptionMap`, each option's effect carried out here), the draw and resign
-//! tracking, the queue of replies that wait for the search thread, and the
-//! end of the session.
+//! tracking, the running search (`Running`: its position, stop token and
+//! held result, and the searches stopped and forgotten whose results are
+//! still to come), the queue of replies that wait for the search thread,
+//! and the end of the session.
 //!
 //! What stays in the sessions is what the protocols really do differently:
 //! UCCI/UCI answer one `go` at a time (`session`), CECP plays a game with
-//! its own clock, pondering and analysis (`cecp`).
+//! its own clock, pondering and analysis (`cecp`). Each keeps what it must
+//! know about the running search in the `Running`'s `detail`.
 
 use super::drawresign::{accept_draw, ScoreTrack};
 use super::options::{Dialect, Effect, OptionError, OptionMap, Value};
@@ -32,7 +35,23 @@ pub enum Verdict {
     Resign,
 }
 
-pub struct Controller {
+/// The search the search thread runs for the session: one at a time.
+pub struct Running<D> {
+    /// The position searched.
+    pub root: Position,
+    /// This search's own token for stopping it and for `ponderhit`: made
+    /// when the search was asked for, so one used before the search thread
+    /// starts it still counts.
+    pub stop: StopHandle,
+    pub started: Instant,
+    /// A result that came before the session could tell it (a ponder
+    /// search or an analysis waits for the GUI).
+    pub held: Option<Done>,
+    /// What the dialect keeps about the search.
+    pub detail: D,
+}
+
+pub struct Controller<D> {
     pub out: Out,
     jobs: Sender<Job>,
     hash: SharedHandle,
@@ -44,6 +63,10 @@ pub struct Controller {
     waiting: VecDeque<Waiting>,
     /// The session ends by this moment at the latest (`end`).
     end_by: Option<Instant>,
+    running: Option<Running<D>>,
+    /// Searches stopped and forgotten whose results are still to come: the
+    /// search thread reports every search, in order, so these come first.
+    abandoned: usize,
 }
 
 /// A reply printed once the search thread has reached the `Job::Sync` sent
@@ -60,8 +83,8 @@ enum Reply {
     End(Option<&'static str>),
 }
 
-impl Controller {
-    pub fn new(out: Out, jobs: Sender<Job>, hash: SharedHandle, dialect: Dialect) -> Controller {
+impl<D> Controller<D> {
+    pub fn new(out: Out, jobs: Sender<Job>, hash: SharedHandle, dialect: Dialect) -> Controller<D> {
         Controller {
             out,
             jobs,
@@ -71,6 +94,8 @@ impl Controller {
             track: ScoreTrack::default(),
             waiting: VecDeque::new(),
             end_by: None,
+            running: None,
+            abandoned: 0,
         }
     }
 
@@ -151,16 +176,88 @@ impl Controller {
 
     // ---- searches -------------------------------------------------------
 
-    /// Hands a search to the search thread, answered from the book when the
+    /// Hands a search of `root` to the search thread as the running search
+    /// (one running before is abandoned), answered from the book when the
     /// options turn it on and it holds the position.
-    pub fn search(&self, pos: &Position, limits: Limits, show: Show, stop: StopHandle) {
+    pub fn start_search(
+        &mut self,
+        root: Position,
+        limits: Limits,
+        show: Show,
+        detail: D,
+    ) -> &mut Running<D> {
+        self.abandon_search();
+        let stop = StopHandle::new();
         self.send(Job::Search {
-            pos: pos.clone(),
+            pos: root.clone(),
             limits: Box::new(limits),
             show,
-            stop,
+            stop: stop.clone(),
             book: self.opts.book_variety(),
         });
+        self.running.insert(Running {
+            root,
+            stop,
+            started: Instant::now(),
+            held: None,
+            detail,
+        })
+    }
+
+    /// A search with nothing to search (no move allowed): the running
+    /// search, its answer `done` held at once, as if it had come.
+    pub fn start_answered(&mut self, root: Position, done: Done, detail: D) -> &mut Running<D> {
+        self.abandon_search();
+        self.running.insert(Running {
+            root,
+            stop: StopHandle::new(),
+            started: Instant::now(),
+            held: Some(done),
+            detail,
+        })
+    }
+
+    pub fn running(&self) -> Option<&Running<D>> {
+        self.running.as_ref()
+    }
+
+    pub fn running_mut(&mut self) -> Option<&mut Running<D>> {
+        self.running.as_mut()
+    }
+
+    /// The running search, no longer running for the session (its result
+    /// was told, or is being).
+    pub fn take_running(&mut self) -> Option<Running<D>> {
+        self.running.take()
+    }
+
+    /// Stops the running search and forgets it; its result, still to come,
+    /// will be dropped.
+    pub fn abandon_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            if r.held.is_none() {
+                r.stop.stop();
+                self.abandoned += 1;
+            }
+        }
+    }
+
+    /// A search's result came: held in the running search, which is
+    /// returned; None when it was one abandoned (or none runs).
+    pub fn search_done(&mut self, done: Done) -> Option<&mut Running<D>> {
+        if self.abandoned > 0 {
+            self.abandoned -= 1;
+            return None;
+        }
+        let r = self.running.as_mut()?;
+        r.held = Some(done);
+        Some(r)
+    }
+
+    /// Whether progress reports now are the running search's, not those
+    /// of one abandoned that has yet to report its end.
+    pub fn progress_is_current(&self) -> bool {
+        self.abandoned == 0
     }
 
     /// What to say with the move a search in `root` found: accept an offered
@@ -277,5 +374,54 @@ impl Controller {
     /// Whether input is no longer read (`quit` came).
     pub fn quitting(&self) -> bool {
         self.end_by.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SearchResult;
+    use std::sync::mpsc::channel;
+    use std::sync::{Arc, Mutex};
+
+    fn done() -> Done {
+        Done {
+            result: SearchResult::no_move(),
+            pv: Vec::new(),
+            from_book: false,
+        }
+    }
+
+    #[test]
+    fn an_abandoned_search_is_stopped_and_its_late_result_dropped() {
+        let (jobs, sent) = channel();
+        let hash = Arc::new(Mutex::new(crate::engine::Engine::new().hash_view()));
+        let mut ctl: Controller<&str> = Controller::new(
+            Out::new(Box::new(std::io::sink())),
+            jobs,
+            hash,
+            Dialect::Cecp,
+        );
+        let pos = Position::startpos();
+        let show = Show::Nothing;
+        let first = ctl
+            .start_search(pos.clone(), Limits::default(), show, "first")
+            .stop
+            .clone();
+        ctl.start_search(pos.clone(), Limits::default(), show, "second");
+        assert!(first.is_stopped(), "replaced, so stopped");
+        assert_eq!(sent.try_iter().count(), 2, "both went to the search thread");
+        assert!(!ctl.progress_is_current(), "the first has yet to report");
+        // The first search's result comes first, and is not the second's.
+        assert!(ctl.search_done(done()).is_none());
+        assert!(ctl.progress_is_current());
+        let r = ctl.search_done(done()).expect("the second's result");
+        assert_eq!(r.detail, "second");
+        assert!(r.held.is_some());
+        // Abandoning a search whose result is held owes no result.
+        ctl.abandon_search();
+        assert!(ctl.running().is_none() && ctl.progress_is_current());
+        let answered = ctl.start_answered(pos, done(), "no move");
+        assert!(answered.held.is_some());
     }
 }

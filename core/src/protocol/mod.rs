@@ -45,6 +45,8 @@ mod session;
 pub mod timecontrol;
 mod worker;
 
+use crate::board::Move;
+use crate::search::Score;
 use std::sync::mpsc::channel;
 use std::thread;
 
@@ -57,7 +59,8 @@ pub enum Mode {
 }
 
 /// The wording differences between UCCI and UCI, in one table (CECP's are
-/// its own: `cecp`). Score and `info` formats are in `output`.
+/// its own: `cecp`); `output` and `timecontrol` read them from here and
+/// never ask which protocol is in use.
 pub struct Words {
     /// What ends the answer to `ucci`/`uci`.
     pub hello_ok: &'static str,
@@ -75,6 +78,11 @@ pub struct Words {
     pub draw_and_resign: bool,
     /// The answer to `help`.
     pub help: &'static [&'static str],
+    /// The `score ...` part of an `info` line.
+    pub score: fn(Score) -> String,
+    /// The `info` line naming the move being searched: the depth, the move
+    /// and its number among the root moves.
+    pub currmove: fn(u32, Move, u32) -> String,
 }
 
 const UCCI_WORDS: Words = Words {
@@ -91,6 +99,10 @@ const UCCI_WORDS: Words = Words {
         "go [ponder | draw] [depth <n> | nodes <n> | time <t> [increment <t>] [movestogo <n>] | infinite | perft <n>],",
         "ponderhit [draw], stop, setoption newgame, d (the board), eval, quit",
     ],
+    // One number; mates as a large value less the distance in plies.
+    score: |s| format!("score {}", output::ucci_score(s)),
+    // UCCI has no depth or move number on this line.
+    currmove: |_, mv, _| format!("info currmove {mv}"),
 };
 
 const UCI_WORDS: Words = Words {
@@ -107,6 +119,13 @@ const UCI_WORDS: Words = Words {
         "go [ponder] [depth <n> | nodes <n> | movetime <ms> | wtime <ms> btime <ms> [winc/binc <ms>] |",
         "infinite | perft <n>] [searchmoves <m>...], ponderhit, stop, d (the board), eval, quit",
     ],
+    score: |s| match s {
+        Score::Cp(cp) => format!("score cp {cp}"),
+        Score::Mate(n) => format!("score mate {n}"),
+    },
+    currmove: |depth, mv, number| {
+        format!("info depth {depth} currmove {mv} currmovenumber {number}")
+    },
 };
 
 /// The answer to `help` before a protocol is chosen.

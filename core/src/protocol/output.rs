@@ -2,7 +2,7 @@
 //! thread and the search thread both print) and the text forms of `info`
 //! lines, CECP thinking lines and scores in each protocol.
 
-use super::Mode;
+use super::Words;
 use crate::board::Move;
 use crate::search::wdl::wdl;
 use crate::search::{Score, SearchInfo};
@@ -118,13 +118,9 @@ fn write_line(sink: &mut dyn Write, text: &str) {
     }
 }
 
-/// The `score ...` part of an info line.
-pub fn score_text(mode: Mode, score: Score) -> String {
-    match (mode, score) {
-        (Mode::Uci, Score::Cp(cp)) => format!("score cp {cp}"),
-        (Mode::Uci, Score::Mate(n)) => format!("score mate {n}"),
-        (Mode::Ucci, s) => format!("score {}", ucci_score(s)),
-    }
+/// The `score ...` part of an info line, in the dialect's words.
+pub fn score_text(words: &Words, score: Score) -> String {
+    (words.score)(score)
 }
 
 /// A score as one UCCI number: mate in n moves is 2n-1 plies away, mated in
@@ -141,18 +137,12 @@ pub fn ucci_score(score: Score) -> i32 {
 /// printing (the current move early in a search, where it only floods the GUI).
 /// With `wdl_pieces` (the pieces on the root's board) the score is followed
 /// by its win/draw/loss odds, `wdl W D L` per mille, as UCI_ShowWDL asks.
-pub fn info_line(mode: Mode, info: &SearchInfo, wdl_pieces: Option<u32>) -> Option<String> {
+pub fn info_line(words: &Words, info: &SearchInfo, wdl_pieces: Option<u32>) -> Option<String> {
     if let Some((mv, number)) = info.currmove {
         if info.time_ms < CURRMOVE_AFTER_MS {
             return None;
         }
-        return Some(match mode {
-            Mode::Uci => format!(
-                "info depth {} currmove {mv} currmovenumber {number}",
-                info.depth
-            ),
-            Mode::Ucci => format!("info currmove {mv}"),
-        });
+        return Some((words.currmove)(info.depth, mv, number));
     }
     let mut s = format!("info depth {} seldepth {}", info.depth, info.seldepth);
     if let Some(n) = info.multipv {
@@ -160,7 +150,7 @@ pub fn info_line(mode: Mode, info: &SearchInfo, wdl_pieces: Option<u32>) -> Opti
     }
     if let Some(score) = info.score {
         s.push(' ');
-        s.push_str(&score_text(mode, score));
+        s.push_str(&score_text(words, score));
         if let Some(pieces) = wdl_pieces {
             let (w, d, l) = wdl(score, pieces);
             s.push_str(&format!(" wdl {w} {d} {l}"));
@@ -232,6 +222,7 @@ fn info_string(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Mode;
 
     #[test]
     fn ucci_mate_scores_count_plies() {
@@ -244,9 +235,31 @@ mod tests {
 
     #[test]
     fn uci_scores() {
-        assert_eq!(score_text(Mode::Uci, Score::Mate(-3)), "score mate -3");
-        assert_eq!(score_text(Mode::Uci, Score::Cp(12)), "score cp 12");
-        assert_eq!(score_text(Mode::Ucci, Score::Cp(12)), "score 12");
+        let (uci, ucci) = (Mode::Uci.words(), Mode::Ucci.words());
+        assert_eq!(score_text(uci, Score::Mate(-3)), "score mate -3");
+        assert_eq!(score_text(uci, Score::Cp(12)), "score cp 12");
+        assert_eq!(score_text(ucci, Score::Cp(12)), "score 12");
+        assert_eq!(score_text(ucci, Score::Mate(2)), "score 29997");
+    }
+
+    #[test]
+    fn currmove_lines_in_each_dialect() {
+        let info = SearchInfo {
+            depth: 12,
+            time_ms: CURRMOVE_AFTER_MS,
+            currmove: Some(("h2e2".parse().unwrap(), 3)),
+            ..SearchInfo::default()
+        };
+        assert_eq!(
+            info_line(Mode::Uci.words(), &info, None).as_deref(),
+            Some("info depth 12 currmove h2e2 currmovenumber 3")
+        );
+        assert_eq!(
+            info_line(Mode::Ucci.words(), &info, None).as_deref(),
+            Some("info currmove h2e2")
+        );
+        let early = SearchInfo { time_ms: 0, ..info };
+        assert_eq!(info_line(Mode::Uci.words(), &early, None), None);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The main thread: protocol state and the commands that change it.
 
 use super::command::{self, Command, CommandError, GoParams, PositionSpec};
-use super::controller::{Controller, Verdict, QUIT_GRACE};
+use super::controller::{Controller, Running, Verdict, QUIT_GRACE};
 use super::inspect;
 use super::options::{Dialect, Id};
 use super::output::{score_text, Out};
@@ -21,10 +21,13 @@ pub struct Session {
     mode: Mode,
     /// `ucci` or `uci` was seen (`help` lists the openers until then).
     chosen: bool,
-    ctl: Controller,
+    /// The running search is the controller's (`Running`), with what this
+    /// session keeps about it (`Thinking`).
+    ctl: Controller<Thinking>,
     pos: Position,
     banmoves: Vec<Move>,
-    busy: Option<Busy>,
+    /// A running `go perft`, with the token that stops it.
+    perft: Option<StopHandle>,
     /// Commands that arrived while busy and must wait for the search to end.
     pending: Pending,
     eof: bool,
@@ -80,15 +83,8 @@ impl Pending {
     }
 }
 
-enum Busy {
-    Search(Box<Thinking>),
-    /// A `go perft`, with the token that stops it.
-    Perft(StopHandle),
-}
-
-/// A search in progress.
+/// What UCCI and UCI keep about the running search.
 struct Thinking {
-    root: Position,
     pondering: bool,
     infinite: bool,
     /// The opponent offered a draw (`go draw`, `ponderhit draw`).
@@ -97,11 +93,6 @@ struct Thinking {
     /// offering a draw.
     on_clock: bool,
     stop_sent: bool,
-    /// This search's own token for `stop` and `ponderhit`: made when the
-    /// `go` is accepted, so one sent before the search starts still counts.
-    handle: StopHandle,
-    /// A result that came before `stop`/`ponderhit` allowed it to be told.
-    held: Option<Done>,
 }
 
 impl Thinking {
@@ -120,7 +111,7 @@ impl Session {
             ctl: Controller::new(out, jobs, handle, Dialect::Ucci),
             pos: Position::startpos(),
             banmoves: Vec::new(),
-            busy: None,
+            perft: None,
             pending: Pending::default(),
             eof: false,
             quitting: false,
@@ -129,7 +120,7 @@ impl Session {
 
     pub fn run(mut self, inbox: Receiver<Event>) -> ! {
         loop {
-            if self.busy.is_none() {
+            if !self.busy() {
                 if let Some(cmd) = self.pending.pop_front() {
                     self.run_parsed(cmd);
                     continue;
@@ -158,11 +149,16 @@ impl Session {
                 )),
                 Event::Input(Input::Eof) => self.on_eof(),
                 Event::SearchDone(done) => self.on_search_done(done),
-                Event::PerftDone => self.busy = None,
+                Event::PerftDone => self.perft = None,
                 Event::Synced => self.ctl.synced(),
                 Event::Progress(_) => {}
             }
         }
+    }
+
+    /// A search or perft runs.
+    fn busy(&self) -> bool {
+        self.perft.is_some() || self.ctl.running().is_some()
     }
 
     fn say(&self, line: &str) {
@@ -191,7 +187,7 @@ impl Session {
 
     fn on_line(&mut self, line: String) {
         let parsed = command::parse(&line);
-        if self.busy.is_none() {
+        if !self.busy() {
             return self.run_parsed(parsed);
         }
         if self.batch() {
@@ -250,7 +246,7 @@ impl Session {
             Command::Uci => self.hello(Mode::Uci),
             // While thinking the search thread is busy, but the protocol is
             // ready; while idle it answers once earlier setup jobs are done.
-            Command::IsReady if self.busy.is_some() => self.say("readyok"),
+            Command::IsReady if self.busy() => self.say("readyok"),
             Command::IsReady => self.send(Job::Reply("readyok".into())),
             Command::Debug(on) => self.ctl.opts.set_flag(Id::Debug, on),
             Command::SetOption { name, value } => {
@@ -334,7 +330,7 @@ impl Session {
         }
         let opts = &self.ctl.opts;
         let ctx = Context {
-            mode: self.mode,
+            words: self.mode.words(),
             usemillisec: opts.flag(Id::UseMillisec),
             side: self.pos.side_to_move(),
             move_overhead_ms: opts.move_overhead().as_millis() as u64,
@@ -348,44 +344,40 @@ impl Session {
         if self.debug() {
             self.note(&format!("debug: limits {limits:?}"));
         }
-        let mut thinking = Box::new(Thinking {
-            root: self.pos.clone(),
+        let thinking = Thinking {
             pondering: limits.ponder,
             infinite: limits.infinite,
             draw_offered: params.draw,
             on_clock: limits.time.is_some() && !limits.infinite,
             stop_sent: false,
-            handle: StopHandle::new(),
-            held: None,
-        });
+        };
         if limits.root_moves(&self.pos).is_empty() {
             if self.pos.has_legal_move() {
                 self.note("every legal move is banned");
             }
-            thinking.held = Some(no_move_result());
             self.say(&format!(
                 "info depth 0 {}",
-                score_text(self.mode, Score::Mate(0))
+                score_text(self.mode.words(), Score::Mate(0))
             ));
             let wait = thinking.must_wait() && !self.quitting;
-            self.busy = Some(Busy::Search(thinking));
+            self.ctl
+                .start_answered(self.pos.clone(), no_move_result(), thinking);
             if !wait {
                 self.release();
             }
             return;
-        }
-        let stop = thinking.handle.clone();
-        self.busy = Some(Busy::Search(thinking));
-        if self.quitting {
-            // A `go` that came before `quit`: answered, at once.
-            self.stop();
         }
         let show = Show::Info {
             mode: self.mode,
             chinese_pv: self.debug(),
             wdl: self.ctl.opts.flag(Id::ShowWdl),
         };
-        self.ctl.search(&self.pos, limits, show, stop);
+        self.ctl
+            .start_search(self.pos.clone(), limits, show, thinking);
+        if self.quitting {
+            // A `go` that came before `quit`: answered, at once.
+            self.stop();
+        }
     }
 
     /// Drops `searchmoves` that are not legal here; if none is left, all
@@ -407,7 +399,7 @@ impl Session {
         if self.quitting {
             stop.stop();
         }
-        self.busy = Some(Busy::Perft(stop.clone()));
+        self.perft = Some(stop.clone());
         self.send(Job::Perft {
             pos: self.pos.clone(),
             depth: depth as u32,
@@ -416,44 +408,39 @@ impl Session {
         });
     }
 
-    fn thinking(&mut self) -> Option<&mut Thinking> {
-        match &mut self.busy {
-            Some(Busy::Search(t)) => Some(t),
-            _ => None,
-        }
-    }
-
     fn stop(&mut self) {
-        match &mut self.busy {
+        if let Some(perft) = &self.perft {
+            return perft.stop();
+        }
+        match self.ctl.running_mut() {
             None => {
                 if let Some(line) = self.mode.words().stop_while_idle {
                     self.say(line);
                 }
             }
-            Some(Busy::Perft(stop)) => stop.stop(),
-            Some(Busy::Search(t)) => {
-                t.stop_sent = true;
-                if t.held.is_some() {
+            Some(r) => {
+                r.detail.stop_sent = true;
+                if r.held.is_some() {
                     self.release();
                 } else {
-                    t.handle.stop();
+                    r.stop.stop();
                 }
             }
         }
     }
 
     fn ponderhit(&mut self, draw: bool) {
-        let Some(t) = self.thinking().filter(|t| t.pondering) else {
+        let Some(r) = self.ctl.running_mut().filter(|r| r.detail.pondering) else {
             return self.error("ponderhit while not pondering, ignored");
         };
-        t.pondering = false;
-        t.draw_offered |= draw;
-        if t.held.is_some() {
-            if !t.must_wait() {
+        r.detail.pondering = false;
+        r.detail.draw_offered |= draw;
+        if r.held.is_some() {
+            if !r.detail.must_wait() {
                 self.release();
             }
         } else {
-            t.handle.ponderhit();
+            r.stop.ponderhit();
         }
     }
 
@@ -469,7 +456,7 @@ impl Session {
     /// While quitting: whatever runs is stopped, even an infinite search or
     /// a ponder search (their answer may then be told).
     fn stop_for_quit(&mut self) {
-        if self.busy.is_some() {
+        if self.busy() {
             self.stop();
         }
     }
@@ -477,41 +464,42 @@ impl Session {
     fn on_eof(&mut self) {
         self.eof = true;
         // Nothing could end these any more, so end them now.
-        if self.thinking().is_some_and(|t| t.must_wait()) {
+        if self.ctl.running().is_some_and(|r| r.detail.must_wait()) {
             self.stop();
         }
     }
 
     fn on_search_done(&mut self, done: Done) {
-        let Some(t) = self.thinking() else {
+        let from_book = done.from_book;
+        let Some(r) = self.ctl.search_done(done) else {
             return;
         };
-        if done.from_book {
+        if from_book {
             // Not a judgement of the position: it counts neither towards
             // resigning or offering a draw nor for accepting one.
-            t.on_clock = false;
-            t.draw_offered = false;
+            r.detail.on_clock = false;
+            r.detail.draw_offered = false;
         }
-        t.held = Some(done);
-        if !t.must_wait() {
+        if !r.detail.must_wait() {
             self.release();
         }
     }
 
     /// Tells the held result and goes idle.
     fn release(&mut self) {
-        let Some(Busy::Search(t)) = self.busy.take() else {
+        let Some(r) = self.ctl.take_running() else {
             return;
         };
-        let Some(done) = t.held.as_ref() else {
+        let Some(done) = r.held.as_ref() else {
             return;
         };
-        let line = self.bestmove_line(&t, done);
+        let line = self.bestmove_line(&r, done);
         self.say(&line);
     }
 
-    fn bestmove_line(&mut self, t: &Thinking, done: &Done) -> String {
-        let allowed: Vec<Move> = t
+    fn bestmove_line(&mut self, r: &Running<Thinking>, done: &Done) -> String {
+        let t = &r.detail;
+        let allowed: Vec<Move> = r
             .root
             .legal_moves()
             .into_iter()
@@ -526,12 +514,12 @@ impl Session {
             return self.mode.words().no_move.to_string();
         };
         let mut line = format!("bestmove {best}");
-        if let Some(p) = done.ponder_move(&t.root, best) {
+        if let Some(p) = done.ponder_move(&r.root, best) {
             line.push_str(&format!(" ponder {p}"));
         }
         // A ponder search the GUI stopped was on the wrong move: not our game.
         let in_game = t.on_clock && !(t.pondering && t.stop_sent);
-        let verdict = self.ctl.verdict(&t.root, done, t.draw_offered, in_game);
+        let verdict = self.ctl.verdict(&r.root, done, t.draw_offered, in_game);
         if self.mode.words().draw_and_resign {
             line.push_str(match verdict {
                 Some(Verdict::Draw) => " draw",

@@ -3,7 +3,7 @@
 //! move and its opponent.
 
 use super::command::GoParams;
-use super::Mode;
+use super::Words;
 use crate::board::{Color, Move};
 use crate::search::Limits;
 use std::time::Duration;
@@ -21,7 +21,8 @@ const MAX_CLOCK_MS: f64 = 1.0e9;
 pub const FALLBACK_MOVETIME_MS: u64 = 100;
 
 pub struct Context {
-    pub mode: Mode,
+    /// The dialect's words: the unit of its clocks.
+    pub words: &'static Words,
     pub usemillisec: bool,
     pub side: Color,
     pub move_overhead_ms: u64,
@@ -33,7 +34,7 @@ pub struct Context {
 pub fn limits(go: &GoParams, ctx: &Context, banmoves: &[Move]) -> (Limits, Vec<String>) {
     let mut notes = Vec::new();
     // UCCI clocks are seconds unless `usemillisec`; UCI ones are always ms.
-    let ucci_unit = if ctx.mode.words().clock_in_seconds && !ctx.usemillisec {
+    let ucci_unit = if ctx.words.clock_in_seconds && !ctx.usemillisec {
         1000.0
     } else {
         1.0
@@ -103,6 +104,7 @@ fn ms(t: f64) -> Duration {
 mod tests {
     use super::*;
     use crate::protocol::command::{parse, Command};
+    use crate::protocol::Mode;
 
     fn go(line: &str) -> GoParams {
         match parse(line) {
@@ -113,7 +115,7 @@ mod tests {
 
     fn ctx(mode: Mode, usemillisec: bool, side: Color) -> Context {
         Context {
-            mode,
+            words: mode.words(),
             usemillisec,
             side,
             move_overhead_ms: 30,

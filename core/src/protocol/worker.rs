@@ -250,7 +250,7 @@ fn search(
     let result = engine.go(pos, limits, stop, &mut |info| {
         if info.currmove.is_some() {
             if let Show::Info { mode, .. } = show {
-                if let Some(line) = info_line(mode, info, None) {
+                if let Some(line) = info_line(mode.words(), info, None) {
                     out.line(&line);
                 }
             }
@@ -270,7 +270,7 @@ fn search(
                 chinese_pv,
                 wdl,
             } => {
-                if let Some(line) = info_line(mode, info, wdl.then_some(pieces)) {
+                if let Some(line) = info_line(mode.words(), info, wdl.then_some(pieces)) {
                     out.line(&line);
                 }
                 if chinese_pv {

@@ -1,4 +1,6 @@
-//! Search: the public face the protocol, bench and match tools use.
+//! Search: the search inside `engine::Engine`, which everything that
+//! searches goes through (see the crate docs); these names are what
+//! `Engine` and the search's own tests code against.
 //!
 //! CONTRACT (the protocol codes against these names; keep them stable):
 //! - `Searcher::new()`, `set_hash_mb` (returns a `HashReport`: what was

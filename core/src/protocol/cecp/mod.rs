@@ -64,7 +64,7 @@ use super::reader::Input;
 use super::worker::{Done, Event, Job, Progress, SharedHandle, Show};
 use crate::board::{Color, Move, Position};
 use crate::rules::{self, Verdict};
-use crate::search::{Limits, StopHandle};
+use crate::search::Limits;
 use clock::Clock;
 use command::Command;
 use std::sync::mpsc::{Receiver, Sender};
@@ -77,7 +77,9 @@ pub fn run(out: Out, jobs: Sender<Job>, hash: SharedHandle, inbox: Receiver<Even
 }
 
 struct Session {
-    ctl: Controller,
+    /// The running search is the controller's (`controller::Running`),
+    /// with what this session keeps about it (`Search`).
+    ctl: Controller<Search>,
     game: Position,
     /// The colour the engine plays; None in force mode, while analysing and
     /// after the game ended.
@@ -91,10 +93,6 @@ struct Session {
     opponent_is_engine: bool,
     /// The opponent offered a draw since our last move.
     draw_offered: bool,
-    search: Option<Search>,
-    /// Searches stopped and forgotten whose results are still to come: the
-    /// search thread reports every search, in order.
-    abandoned: usize,
     /// `ping`s that came while thinking on our move, answered after it.
     held_pongs: Vec<String>,
     /// The last finished iteration of the running search.
@@ -105,15 +103,11 @@ struct Session {
     eof: bool,
 }
 
+/// What CECP keeps about the running search.
 struct Search {
     kind: Kind,
-    root: Position,
-    handle: StopHandle,
-    started: Instant,
     /// The engine's clock the search plans with (`Limits::time`).
     planned_clock: Option<Duration>,
-    /// A result that came before the GUI let it count (ponder, analysis).
-    held: Option<Done>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -127,7 +121,7 @@ enum Kind {
 }
 
 impl Session {
-    fn new(ctl: Controller) -> Session {
+    fn new(ctl: Controller<Search>) -> Session {
         Session {
             ctl,
             game: Position::startpos(),
@@ -138,8 +132,6 @@ impl Session {
             ponder: false,
             opponent_is_engine: false,
             draw_offered: false,
-            search: None,
-            abandoned: 0,
             held_pongs: Vec::new(),
             progress: Progress::default(),
             guess: None,
@@ -149,7 +141,7 @@ impl Session {
 
     fn run(mut self, inbox: Receiver<Event>) -> ! {
         loop {
-            if self.eof && self.search.is_none() && !self.ctl.ending() {
+            if self.eof && self.ctl.running().is_none() && !self.ctl.ending() {
                 // What the search thread was given still gets done (a
                 // queued pong or claim), then the session ends.
                 self.ctl.end(None, None);
@@ -168,7 +160,7 @@ impl Session {
                 Event::Progress(p) => {
                     // Until the stopped searches have reported, the
                     // progress is theirs.
-                    if self.abandoned == 0 {
+                    if self.ctl.progress_is_current() {
                         self.progress = p;
                     }
                 }
@@ -213,8 +205,9 @@ impl Session {
             Command::Time(t) => self.clock.set_mine(t),
             Command::Otim(t) => self.clock.set_theirs(t),
             Command::MoveNow => {
-                if let Some(s) = self.search.as_ref().filter(|s| s.kind == Kind::Think) {
-                    s.handle.stop();
+                let running = self.ctl.running();
+                if let Some(r) = running.filter(|r| r.detail.kind == Kind::Think) {
+                    r.stop.stop();
                 }
             }
             Command::Ping(n) => self.ping(n),
@@ -315,7 +308,7 @@ impl Session {
     }
 
     fn search_kind(&self) -> Option<Kind> {
-        self.search.as_ref().map(|s| s.kind)
+        self.ctl.running().map(|r| r.detail.kind)
     }
 
     // ---- the game -------------------------------------------------------
@@ -395,15 +388,15 @@ impl Session {
     fn ponder_hit(&mut self) {
         let now = self.limits(false).time;
         let slack = self.ctl.opts.move_overhead();
-        let Some(s) = self.search.as_mut() else {
+        let Some(r) = self.ctl.running_mut() else {
             return;
         };
-        s.kind = Kind::Think;
-        s.started = Instant::now();
-        if let Some(done) = s.held.take() {
+        r.detail.kind = Kind::Think;
+        r.started = Instant::now();
+        if let Some(done) = r.held.take() {
             return self.on_think_done(done);
         }
-        let short = match (now, s.planned_clock) {
+        let short = match (now, r.detail.planned_clock) {
             (Some(now), Some(planned)) => now + slack + planned / 20 < planned,
             (now, planned) => now != planned,
         };
@@ -411,21 +404,20 @@ impl Session {
             self.abandon_search();
             self.think();
         } else {
-            s.handle.ponderhit();
+            r.stop.ponderhit();
         }
     }
 
     fn on_done(&mut self, done: Done) {
-        if self.abandoned > 0 {
-            self.abandoned -= 1;
-            return;
-        }
-        let Some(s) = self.search.as_mut() else {
+        // Held by the controller: a ponder search's or an analysis's result
+        // waits there for the GUI; ours is played now.
+        let Some(r) = self.ctl.search_done(done) else {
             return;
         };
-        match s.kind {
-            Kind::Think => self.on_think_done(done),
-            Kind::Ponder { .. } | Kind::Analyze => s.held = Some(done),
+        if r.detail.kind == Kind::Think {
+            if let Some(done) = r.held.take() {
+                self.on_think_done(done);
+            }
         }
     }
 
@@ -433,7 +425,7 @@ impl Session {
     /// it or a resignation instead, pongs held meanwhile, a claim if the
     /// move ended the game, and pondering on the expected reply.
     fn on_think_done(&mut self, done: Done) {
-        let Some(s) = self.search.take() else {
+        let Some(s) = self.ctl.take_running() else {
             return;
         };
         let moves_made = self.game.history().len() as u32 / 2 + 1;
@@ -550,40 +542,34 @@ impl Session {
 
     fn start(&mut self, kind: Kind, root: Position, limits: Limits, lead: Option<Move>) {
         self.abandon_search();
-        let handle = StopHandle::new();
         let show = if self.post {
             Show::Thinking { lead }
         } else {
             Show::Nothing
         };
         let planned_clock = limits.time;
-        self.ctl.search(&root, limits, show, handle.clone());
-        self.search = Some(Search {
+        let search = Search {
             kind,
-            root,
-            handle,
-            started: Instant::now(),
             planned_clock,
-            held: None,
-        });
+        };
+        self.ctl.start_search(root, limits, show, search);
     }
 
     /// Stops the running search and forgets it; its result will be dropped.
     /// Pongs held for a move that will not come are answered.
     fn abandon_search(&mut self) {
-        if let Some(s) = self.search.take() {
-            if s.held.is_none() {
-                s.handle.stop();
-                self.abandoned += 1;
-            }
-        }
+        self.ctl.abandon_search();
         self.progress = Progress::default();
         self.flush_pongs();
     }
 
     /// `.` in analyze mode: `stat01: time nodes ply mvleft mvtot`.
     fn status(&self) {
-        let Some(s) = self.search.as_ref().filter(|s| s.kind == Kind::Analyze) else {
+        let Some(s) = self
+            .ctl
+            .running()
+            .filter(|r| r.detail.kind == Kind::Analyze)
+        else {
             return;
         };
         let p = &self.progress;
