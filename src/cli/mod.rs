@@ -115,7 +115,8 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
         Some(Command::Tune(args)) => tune(*args, stop),
         Some(Command::WdlFit { data, plot }) => wdl_fit(&data, plot.as_deref()),
         Some(Command::Datamix { data, out, seed }) => {
-            let stats = crate::train::mix::mix_files(&data, &out, seed, &mut |l| eprintln!("{l}"))?;
+            let stats = crate::train::mix::mix_files(&data, &out, seed, &mut |l| eprintln!("{l}"))
+                .map_err(|e| e.to_string())?;
             println!(
                 "read {} positions, wrote {} distinct ({} duplicates merged) to {}",
                 stats.read,
@@ -410,7 +411,9 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
                 .into(),
         );
     }
-    let layout = train::Layout::new(a.hidden, a.buckets)?.with_kings(a.king_buckets)?;
+    let layout = train::Layout::new(a.hidden, a.buckets)
+        .and_then(|l| l.with_kings(a.king_buckets))
+        .map_err(|e| e.to_string())?;
     let schedule = match a.lr_schedule.as_str() {
         "step" => train::LrSchedule::Step {
             every: a.lr_step,
@@ -452,7 +455,7 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
         ..Default::default()
     };
     let trainer = match a.resume {
-        Some(p) => train::Trainer::resume(&p, layout)?,
+        Some(p) => train::Trainer::resume(&p, layout).map_err(|e| e.to_string())?,
         None => train::Trainer::new(train::FloatNet::random(layout, a.seed)),
     };
     let summary = train::summarise(&records);
