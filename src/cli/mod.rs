@@ -501,11 +501,12 @@ fn book(cmd: BookCommand) -> Result<(), String> {
             let opts = crate::book::build::BuildOptions { min_games, max_ply };
             let summary = book::build(&out, &games, opts, &read_games, &mut |w| {
                 eprintln!("warning: {w}")
-            })?;
+            })
+            .map_err(|e| e.to_string())?;
             println!("{summary}");
         }
         BookCommand::Probe { book, fen, moves } => {
-            for l in book::probe(&book, fen.as_deref(), &moves)? {
+            for l in book::probe(&book, fen.as_deref(), &moves).map_err(|e| e.to_string())? {
                 println!("{l}");
             }
         }
