@@ -141,11 +141,13 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
                 threads: threads.clamp(1, chuhe_core::search::MAX_THREADS),
                 hash_mb: hash.clamp(chuhe_core::search::MIN_HASH_MB, 4096),
             };
-            crate::gui::run(&options, !no_browser).map(|()| ExitCode::SUCCESS)
+            crate::gui::run(&options, !no_browser)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(|e| e.to_string())
         }
         Some(Command::Convert { mut paths, to }) => {
             let out = paths.pop().unwrap_or_default();
-            let summary = crate::convert::convert(&paths, &out, to)?;
+            let summary = crate::convert::convert(&paths, &out, to).map_err(|e| e.to_string())?;
             println!(
                 "converted {} game(s) into {} file(s)",
                 summary.games,
