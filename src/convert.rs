@@ -4,7 +4,66 @@
 //! file that cannot be read is listed with the reason and the rest goes on.
 
 use crate::record::{self, pgn, xqf, Format, Game, RecordError};
+use std::fmt;
+use std::io;
 use std::path::{Path, PathBuf};
+
+/// Why a conversion could not go on at all (a file that cannot be read
+/// is not one: it goes to `Summary::failed` and the rest converts).
+#[derive(Debug)]
+pub enum ConvertError {
+    NoInputs,
+    /// Several inputs were given with a single `.xqf` file as the output.
+    SeveralIntoXqf(PathBuf),
+    /// One input, and an output with an extension that is neither.
+    BadOutput(PathBuf),
+    CreateDir {
+        path: PathBuf,
+        source: io::Error,
+    },
+    Write {
+        path: PathBuf,
+        source: io::Error,
+    },
+    /// `--to` named neither format: the text given.
+    UnknownFormat(String),
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConvertError::NoInputs => write!(f, "no input files"),
+            ConvertError::SeveralIntoXqf(out) => write!(
+                f,
+                "{}: several inputs need an output directory (XQF holds one game)",
+                out.display()
+            ),
+            ConvertError::BadOutput(out) => write!(
+                f,
+                "{}: output must end in .pgn or .xqf, or be a directory",
+                out.display()
+            ),
+            ConvertError::CreateDir { path, source } => {
+                write!(f, "{}: cannot create directory: {source}", path.display())
+            }
+            ConvertError::Write { path, source } => {
+                write!(f, "{}: cannot write: {source}", path.display())
+            }
+            ConvertError::UnknownFormat(s) => write!(f, "unknown format '{s}' (xqf or pgn)"),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConvertError::CreateDir { source, .. } | ConvertError::Write { source, .. } => {
+                Some(source)
+            }
+            _ => None,
+        }
+    }
+}
 
 /// What a conversion did.
 #[derive(Debug, Default)]
@@ -53,9 +112,13 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, failed: &mut Vec<String>) {
 
 /// Converts `inputs` to `out`. `to` forces the output format of a
 /// directory target (otherwise each file goes to the other format).
-pub fn convert(inputs: &[PathBuf], out: &Path, to: Option<Format>) -> Result<Summary, String> {
+pub fn convert(
+    inputs: &[PathBuf],
+    out: &Path,
+    to: Option<Format>,
+) -> Result<Summary, ConvertError> {
     if inputs.is_empty() {
-        return Err("no input files".into());
+        return Err(ConvertError::NoInputs);
     }
     let mut summary = Summary::default();
     // (file, path relative to its input root, for the output name)
@@ -99,21 +162,15 @@ pub fn convert(inputs: &[PathBuf], out: &Path, to: Option<Format>) -> Result<Sum
                 Err(e) => summary.failed.push(e.to_string()),
             }
         }
-        Some(Format::Xqf) => {
-            return Err(format!(
-                "{}: several inputs need an output directory (XQF holds one game)",
-                out.display()
-            ))
-        }
+        Some(Format::Xqf) => return Err(ConvertError::SeveralIntoXqf(out.to_path_buf())),
         None => {
             if !many && out.extension().is_some() && !out.is_dir() {
-                return Err(format!(
-                    "{}: output must end in .pgn or .xqf, or be a directory",
-                    out.display()
-                ));
+                return Err(ConvertError::BadOutput(out.to_path_buf()));
             }
-            std::fs::create_dir_all(out)
-                .map_err(|e| format!("{}: cannot create directory: {e}", out.display()))?;
+            std::fs::create_dir_all(out).map_err(|e| ConvertError::CreateDir {
+                path: out.to_path_buf(),
+                source: e,
+            })?;
             for (f, rel) in &files {
                 let from = Format::from_path(f).unwrap_or(Format::Pgn);
                 let fmt = to.unwrap_or_else(|| other(from));
@@ -154,7 +211,7 @@ fn write_xqf_games(games: &[Game], out: &Path, summary: &mut Summary) {
         match xqf::write(g) {
             Ok(bytes) => {
                 if let Err(e) = write_out(&path, &bytes, summary) {
-                    summary.failed.push(e);
+                    summary.failed.push(e.to_string());
                 } else {
                     summary.games += 1;
                 }
@@ -168,17 +225,20 @@ fn write_xqf_games(games: &[Game], out: &Path, summary: &mut Summary) {
     }
 }
 
-fn write_out(path: &Path, bytes: &[u8], summary: &mut Summary) -> Result<(), String> {
-    std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+fn write_out(path: &Path, bytes: &[u8], summary: &mut Summary) -> Result<(), ConvertError> {
+    std::fs::write(path, bytes).map_err(|e| ConvertError::Write {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
     summary.written.push(path.to_path_buf());
     Ok(())
 }
 
 /// Parses `--to`.
-pub fn parse_format(s: &str) -> Result<Format, String> {
+pub fn parse_format(s: &str) -> Result<Format, ConvertError> {
     match s.to_ascii_lowercase().as_str() {
         "xqf" => Ok(Format::Xqf),
         "pgn" => Ok(Format::Pgn),
-        _ => Err(format!("unknown format '{s}' (xqf or pgn)")),
+        _ => Err(ConvertError::UnknownFormat(s.to_string())),
     }
 }

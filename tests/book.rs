@@ -2,7 +2,7 @@
 //! (8-byte records sorted by ElephantEye's lock1), Chuhe books built from
 //! games, the choice's filters, damaged files, and the protocol options.
 
-use chuhe::book::build::{to_bytes, BuildOptions, Builder};
+use chuhe::book::build::{to_bytes, AddGameError, BuildOptions, Builder};
 use chuhe::record::{Game, MoveNode};
 use chuhe_core::board::{Move, Position};
 use chuhe_core::book::{self, eleeye, Book, BookMove, Variety};
@@ -266,10 +266,14 @@ fn builder_rejects_bad_games() {
     let mut b = Builder::new();
     let bad = game(&["h2e2", "h2e2"], "1-0");
     let e = b.add_game(&bad, 10).unwrap_err();
-    assert!(e.contains("move 2"), "{e}");
+    assert!(matches!(e, AddGameError::Illegal { ply: 2, .. }), "{e}");
+    assert!(e.to_string().contains("move 2"), "{e}");
     let mut setup = game(&["h2e2"], "*");
     setup.start_fen = Some("not a fen".into());
-    assert!(b.add_game(&setup, 10).is_err());
+    assert!(matches!(
+        b.add_game(&setup, 10),
+        Err(AddGameError::StartPosition(_))
+    ));
 }
 
 /// Runs the engine on a whole script (input then closed) and returns its output.

@@ -272,6 +272,16 @@ fn an_illegal_move_is_refused_when_written() {
         e.contains("game 1000") && e.contains("not a legal move"),
         "{e}"
     );
+    // The same, typed, from the encoder and the replay: the ply at fault.
+    let illegal = chain::GameError::Illegal {
+        ply: 1,
+        mv: g.prefix[0],
+    };
+    assert_eq!(
+        chain::encode_game(&g, &mut Vec::new()),
+        Err(illegal.clone())
+    );
+    assert_eq!(g.records(), Err(illegal));
 }
 
 /// Cut anywhere, a file gives back the games of its whole frames and an

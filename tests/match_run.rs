@@ -414,6 +414,11 @@ fn an_engine_that_cannot_start_stops_the_match_before_the_first_game() {
     )
     .unwrap_err();
     assert!(
+        matches!(&e, runner::MatchError::EngineStart { name, .. } if name == "ghost"),
+        "{e}"
+    );
+    let e = e.to_string();
+    assert!(
         e.contains("engine ghost (`/nonexistent/engine`) failed to start"),
         "{e}"
     );

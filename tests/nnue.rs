@@ -819,7 +819,10 @@ fn checkpoints_record_the_layout_and_refuse_another() {
     let path = dir.join("k.ckpt");
     k.save_checkpoint(&path).unwrap();
     assert_eq!(Trainer::resume(&path, kinged).unwrap().net.p, k.net.p);
-    let e = Trainer::resume(&path, Layout::SHIPPED).err().unwrap();
+    let e = Trainer::resume(&path, Layout::SHIPPED)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         e.contains("6 king buckets") && e.contains("--king-buckets 6"),
         "{e}"
@@ -846,6 +849,11 @@ fn checkpoints_record_the_layout_and_refuse_another() {
     // Another layout is refused, naming both.
     let e = Trainer::resume(&path, Layout::SHIPPED).err().unwrap();
     assert!(
+        matches!(e, train::TrainError::OtherLayout { held, .. } if held == layout),
+        "{e}"
+    );
+    let e = e.to_string();
+    assert!(
         e.contains("512 hidden, 8 output buckets") && e.contains("256 hidden, 1 output bucket"),
         "{e}"
     );
@@ -856,10 +864,18 @@ fn checkpoints_record_the_layout_and_refuse_another() {
     let mut bad = bytes.clone();
     bad[8] = 7; // hidden 512 -> 519
     std::fs::write(&path, &bad).unwrap();
-    assert!(Trainer::load_checkpoint(&path)
-        .err()
-        .unwrap()
-        .contains("hidden width"));
+    let e = Trainer::load_checkpoint(&path).err().unwrap();
+    assert!(
+        matches!(
+            e,
+            train::TrainError::BadCheckpoint {
+                why: train::CheckpointFlaw::Layout(train::LayoutError::Hidden(519)),
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("hidden width"), "{e}");
     // A format-1 checkpoint (before layouts) is the shipped layout.
     let old = Trainer::new(FloatNet::random(Layout::SHIPPED, 4));
     let mut v1 = b"CHUHECK1".to_vec();
@@ -1042,7 +1058,8 @@ fn datamix_files_and_large_files_read_in_pieces() {
     assert_eq!(mixed, mix::mix(&recs, 3));
     // An existing output is not overwritten or appended to.
     let e = mix::mix_files(std::slice::from_ref(&p1), &out, 3, &mut |_| {}).unwrap_err();
-    assert!(e.contains("exists"), "{e}");
+    assert!(matches!(&e, mix::MixError::Exists(p) if *p == out), "{e}");
+    assert!(e.to_string().contains("exists"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -15,9 +15,38 @@
 //! ones. The weight is at least 1.
 
 use crate::record::Game;
-use chuhe_core::board::{Color, Move, Position};
+use chuhe_core::board::{Color, FenError, Move, Position};
 use chuhe_core::book::{chuhe_key, eleeye, HEADER_BYTES, MAGIC, RECORD_BYTES};
 use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// Why a game was not (wholly) added to a book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddGameError {
+    /// The game's FEN tag does not give a position.
+    StartPosition(FenError),
+    /// The main line's move at `ply` (1-based) is illegal; the moves
+    /// before it were counted.
+    Illegal { ply: usize, mv: Move },
+}
+
+impl fmt::Display for AddGameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AddGameError::StartPosition(e) => write!(f, "bad start position: {e}"),
+            AddGameError::Illegal { ply, mv } => write!(f, "move {ply} ({mv}) is illegal"),
+        }
+    }
+}
+
+impl std::error::Error for AddGameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AddGameError::StartPosition(e) => Some(e),
+            AddGameError::Illegal { .. } => None,
+        }
+    }
+}
 
 /// One book record, as the file stores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,10 +100,8 @@ impl Builder {
     /// Adds the main line of a game, up to `max_ply` plies. A bad start
     /// position or an illegal move is an error; the moves before an illegal
     /// one are still counted.
-    pub fn add_game(&mut self, game: &Game, max_ply: usize) -> Result<(), String> {
-        let mut pos = game
-            .start_position()
-            .map_err(|e| format!("bad start position: {e}"))?;
+    pub fn add_game(&mut self, game: &Game, max_ply: usize) -> Result<(), AddGameError> {
+        let mut pos = game.start_position().map_err(AddGameError::StartPosition)?;
         let red_half_points = match game.tag("Result") {
             Some("1-0") => 2,
             Some("0-1") => 0,
@@ -85,7 +112,7 @@ impl Builder {
         for (ply, node) in game.moves.iter().enumerate().take(max_ply) {
             let mv = node.mv;
             if !pos.is_legal(mv) {
-                return Err(format!("move {} ({mv}) is illegal", ply + 1));
+                return Err(AddGameError::Illegal { ply: ply + 1, mv });
             }
             let points = match pos.side_to_move() {
                 Color::Red => red_half_points,

@@ -165,5 +165,5 @@ pub fn run(args: MatchArgs, stop: Arc<AtomicBool>) -> Result<(), ConfigError> {
     let mut out = stdout.lock();
     runner::run(&cfg, Arc::new(RulesReferee), stop, &mut out)
         .map(|_| ())
-        .map_err(ConfigError)
+        .map_err(|e| ConfigError(e.to_string()))
 }

@@ -115,7 +115,8 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
         Some(Command::Tune(args)) => tune(*args, stop),
         Some(Command::WdlFit { data, plot }) => wdl_fit(&data, plot.as_deref()),
         Some(Command::Datamix { data, out, seed }) => {
-            let stats = crate::train::mix::mix_files(&data, &out, seed, &mut |l| eprintln!("{l}"))?;
+            let stats = crate::train::mix::mix_files(&data, &out, seed, &mut |l| eprintln!("{l}"))
+                .map_err(|e| e.to_string())?;
             println!(
                 "read {} positions, wrote {} distinct ({} duplicates merged) to {}",
                 stats.read,
@@ -140,11 +141,13 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
                 threads: threads.clamp(1, chuhe_core::search::MAX_THREADS),
                 hash_mb: hash.clamp(chuhe_core::search::MIN_HASH_MB, 4096),
             };
-            crate::gui::run(&options, !no_browser).map(|()| ExitCode::SUCCESS)
+            crate::gui::run(&options, !no_browser)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(|e| e.to_string())
         }
         Some(Command::Convert { mut paths, to }) => {
             let out = paths.pop().unwrap_or_default();
-            let summary = crate::convert::convert(&paths, &out, to)?;
+            let summary = crate::convert::convert(&paths, &out, to).map_err(|e| e.to_string())?;
             println!(
                 "converted {} game(s) into {} file(s)",
                 summary.games,
@@ -410,7 +413,9 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
                 .into(),
         );
     }
-    let layout = train::Layout::new(a.hidden, a.buckets)?.with_kings(a.king_buckets)?;
+    let layout = train::Layout::new(a.hidden, a.buckets)
+        .and_then(|l| l.with_kings(a.king_buckets))
+        .map_err(|e| e.to_string())?;
     let schedule = match a.lr_schedule.as_str() {
         "step" => train::LrSchedule::Step {
             every: a.lr_step,
@@ -452,7 +457,7 @@ fn train(a: TrainArgs) -> Result<ExitCode, String> {
         ..Default::default()
     };
     let trainer = match a.resume {
-        Some(p) => train::Trainer::resume(&p, layout)?,
+        Some(p) => train::Trainer::resume(&p, layout).map_err(|e| e.to_string())?,
         None => train::Trainer::new(train::FloatNet::random(layout, a.seed)),
     };
     let summary = train::summarise(&records);
@@ -498,11 +503,12 @@ fn book(cmd: BookCommand) -> Result<(), String> {
             let opts = crate::book::build::BuildOptions { min_games, max_ply };
             let summary = book::build(&out, &games, opts, &read_games, &mut |w| {
                 eprintln!("warning: {w}")
-            })?;
+            })
+            .map_err(|e| e.to_string())?;
             println!("{summary}");
         }
         BookCommand::Probe { book, fen, moves } => {
-            for l in book::probe(&book, fen.as_deref(), &moves)? {
+            for l in book::probe(&book, fen.as_deref(), &moves).map_err(|e| e.to_string())? {
                 println!("{l}");
             }
         }

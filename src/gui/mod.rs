@@ -26,7 +26,8 @@ pub mod engine;
 
 use crate::record::Format;
 use app::{ApiError, App, Shared};
-use std::io::{Read, Write};
+use std::fmt;
+use std::io::{self, Read, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tiny_http::{Header, Method, Request, Response, Server};
 
@@ -64,16 +65,54 @@ pub struct Gui {
     style: String,
 }
 
+/// Why the board server could not start or announce itself.
+#[derive(Debug)]
+pub enum GuiError {
+    /// The port could not be bound (in use, or not allowed).
+    Listen {
+        port: u16,
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The server is bound to something other than a TCP address.
+    NoTcpAddress,
+    /// Writing the URL to stdout failed.
+    Output(io::Error),
+}
+
+impl fmt::Display for GuiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GuiError::Listen { port, source } => {
+                write!(f, "cannot listen on 127.0.0.1:{port}: {source}")
+            }
+            GuiError::NoTcpAddress => write!(f, "the server has no TCP address"),
+            GuiError::Output(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for GuiError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GuiError::Listen { source, .. } => Some(&**source),
+            GuiError::NoTcpAddress => None,
+            GuiError::Output(e) => Some(e),
+        }
+    }
+}
+
 impl Gui {
     /// Binds 127.0.0.1 at `options.port` and starts the engine thread.
-    pub fn bind(options: &Options) -> Result<Gui, String> {
-        let server = Server::http(("127.0.0.1", options.port))
-            .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", options.port))?;
+    pub fn bind(options: &Options) -> Result<Gui, GuiError> {
+        let server = Server::http(("127.0.0.1", options.port)).map_err(|e| GuiError::Listen {
+            port: options.port,
+            source: e,
+        })?;
         let port = server
             .server_addr()
             .to_ip()
             .map(|a| a.port())
-            .ok_or("the server has no TCP address")?;
+            .ok_or(GuiError::NoTcpAddress)?;
         let token = random_token();
         let index = INDEX_HTML.replace("__TOKEN__", &token);
         let style = STYLE_CSS.replace("__TOKEN__", &token);
@@ -386,12 +425,12 @@ fn open_browser(url: &str) {
 }
 
 /// `chuhe gui`: serves until killed. The first line on stdout is the URL.
-pub fn run(options: &Options, browser: bool) -> Result<(), String> {
+pub fn run(options: &Options, browser: bool) -> Result<(), GuiError> {
     let gui = Gui::bind(options)?;
     let url = gui.url();
     let mut out = std::io::stdout();
-    writeln!(out, "{url}").map_err(|e| e.to_string())?;
-    out.flush().map_err(|e| e.to_string())?;
+    writeln!(out, "{url}").map_err(GuiError::Output)?;
+    out.flush().map_err(GuiError::Output)?;
     eprintln!("chuhe gui: serving the board at the URL above; Ctrl-C ends it");
     if browser {
         open_browser(&url);

@@ -157,15 +157,28 @@ impl fmt::Display for Termination {
     }
 }
 
+/// A `Termination` tag that is none of the texts `Termination` writes:
+/// the tag as found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTermination(pub String);
+
+impl fmt::Display for UnknownTermination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown termination '{}'", self.0)
+    }
+}
+
+impl std::error::Error for UnknownTermination {}
+
 impl std::str::FromStr for Termination {
-    type Err = String;
+    type Err = UnknownTermination;
 
     /// Reads back what `Display` wrote (a PGN `Termination` tag), so that a
     /// resumed match knows how its earlier games ended. The `nobestmove`
     /// position and engine lines are not in the tag and come back empty.
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, UnknownTermination> {
         use Termination::*;
-        let bad = || format!("unknown termination '{text}'");
+        let bad = || UnknownTermination(text.to_string());
         // Variants whose text is fixed (or fixed but for the side): compared
         // through Display, so the words are written once.
         let mut fixed = vec![DrawAgreed, AdjudicatedDraw, MaxPlies, Interrupted];

@@ -14,12 +14,46 @@ use super::engine::Score;
 use super::game::{GameRecord, MoveRecord, Termination};
 use super::openings::Opening;
 use super::schedule::{Job, MatchConfig};
-use crate::record::{self, Game};
+use crate::record::{self, Game, RecordError};
 use chuhe_core::board::notation::chinese;
 use chuhe_core::board::{Move, Position};
 use chuhe_core::rules::Outcome;
 use std::collections::HashSet;
-use std::path::Path;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Why a PGN file could not be resumed from; nothing was played or
+/// overwritten, so the file can be fixed or moved and the match rerun.
+#[derive(Debug)]
+pub enum ResumeError {
+    /// The file exists but could not be read (or is too large).
+    Read { path: PathBuf, source: io::Error },
+    /// The file is not PGN the record reader accepts.
+    Parse { path: PathBuf, source: RecordError },
+}
+
+impl fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResumeError::Read { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            ResumeError::Parse { path, source } => {
+                write!(f, "cannot resume from {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResumeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ResumeError::Read { source, .. } => Some(source),
+            ResumeError::Parse { source, .. } => Some(source),
+        }
+    }
+}
 
 /// What a PGN file holds of a match.
 #[derive(Debug, Default)]
@@ -33,17 +67,25 @@ pub struct Resumed {
 /// Reads `path` against the schedule `jobs` of `cfg`. A missing or empty
 /// file is a match not started yet; a file that cannot be read or parsed is
 /// an error (fix or move it: nothing is overwritten).
-pub fn load(path: &Path, cfg: &MatchConfig, jobs: &[Job]) -> Result<Resumed, String> {
+pub fn load(path: &Path, cfg: &MatchConfig, jobs: &[Job]) -> Result<Resumed, ResumeError> {
     let bytes = match chuhe_core::files::read_capped(path, record::MAX_FILE_BYTES) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Resumed::default()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => {
+            return Err(ResumeError::Read {
+                path: path.to_path_buf(),
+                source: e,
+            })
+        }
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Resumed::default());
     }
-    let games = record::read_bytes(&bytes, Some(record::Format::Pgn))
-        .map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;
+    let games =
+        record::read_bytes(&bytes, Some(record::Format::Pgn)).map_err(|e| ResumeError::Parse {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
     Ok(match_games(&games, cfg, jobs))
 }
 
@@ -379,7 +421,11 @@ mod tests {
         let bad = dir.join("bad.pgn");
         std::fs::write(&bad, "[Round \"1\"]\n\n1. h2e2 z9z9 *\n").unwrap();
         let err = load(&bad, &cfg, &jobs).unwrap_err();
-        assert!(err.contains("cannot resume from"), "{err}");
+        assert!(
+            matches!(&err, ResumeError::Parse { path, .. } if *path == bad),
+            "{err}"
+        );
+        assert!(err.to_string().contains("cannot resume from"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

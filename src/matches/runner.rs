@@ -7,13 +7,14 @@
 use super::engine::{Engine, EngineError, EngineSpec};
 use super::game::{self, GameRecord, GameSettings, GameSetup, Referee, Termination};
 use super::pgn::{self, PgnHeader};
-use super::resume;
+use super::resume::{self, ResumeError};
 use super::schedule::{schedule, Job, MatchConfig};
 use super::standings::{self, Played, Row};
 use super::stats::{self, Penta, SprtDecision, Wdl};
 use super::usage;
 use chuhe_core::rules::Outcome;
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,7 +49,7 @@ pub fn run(
     referee: Arc<dyn Referee>,
     stop: Arc<AtomicBool>,
     out: &mut dyn Write,
-) -> Result<MatchReport, String> {
+) -> Result<MatchReport, MatchError> {
     let jobs = schedule(cfg);
     let done = match (&cfg.pgn, cfg.resume) {
         (Some(path), true) => {
@@ -75,8 +76,85 @@ pub fn run(
     play(&resolved, jobs, done, referee, stop, out).map_err(output_error)
 }
 
-fn output_error(e: io::Error) -> String {
-    format!("output: {e}")
+fn output_error(e: io::Error) -> MatchError {
+    MatchError::Output(e)
+}
+
+/// Why a match could not be played (an engine failing during a game only
+/// loses that game).
+#[derive(Debug)]
+pub enum MatchError {
+    /// The PGN file to resume from could not be read or parsed.
+    Resume(ResumeError),
+    /// Writing progress or tables to the output failed.
+    Output(io::Error),
+    /// An engine failed to start before the first game: its name, its
+    /// command line as run, and why.
+    EngineStart {
+        name: String,
+        command: String,
+        why: StartFailure,
+    },
+}
+
+/// Why an engine did not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartFailure {
+    /// No answer to the handshake within the init timeout.
+    Timeout(std::time::Duration),
+    Engine(EngineError),
+}
+
+impl fmt::Display for StartFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartFailure::Timeout(t) => {
+                write!(f, "no answer within {} s of the handshake", t.as_secs_f64())
+            }
+            StartFailure::Engine(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Resume(e) => write!(f, "{e}"),
+            MatchError::Output(e) => write!(f, "output: {e}"),
+            MatchError::EngineStart { name, command, why } => write!(
+                f,
+                "engine {name} (`{command}`) failed to start: {why}; the match stopped before its first game"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MatchError::Resume(e) => Some(e),
+            MatchError::Output(e) => Some(e),
+            MatchError::EngineStart {
+                why: StartFailure::Engine(e),
+                ..
+            } => Some(e),
+            MatchError::EngineStart { .. } => None,
+        }
+    }
+}
+
+// For callers still on `Result<_, String>` (the tuner plays its matches
+// through `run` with `?`): the message, word for word.
+impl From<MatchError> for String {
+    fn from(e: MatchError) -> String {
+        e.to_string()
+    }
+}
+
+impl From<ResumeError> for MatchError {
+    fn from(e: ResumeError) -> Self {
+        MatchError::Resume(e)
+    }
 }
 
 /// Plays the rounds of `jobs` not in `done` (games already played), which
@@ -314,7 +392,7 @@ fn start_each_engine(
     engines: &mut [EngineSpec],
     settings: &GameSettings,
     stop: &Arc<AtomicBool>,
-) -> Result<(), String> {
+) -> Result<(), MatchError> {
     let timeout = std::time::Duration::from_millis(settings.init_timeout_ms);
     for spec in engines.iter_mut() {
         match Engine::start(spec, timeout, stop.clone()) {
@@ -326,21 +404,19 @@ fn start_each_engine(
             Err(_) if stop.load(Ordering::Relaxed) => return Ok(()),
             Err(e) => {
                 let why = match e {
-                    EngineError::Timeout => format!(
-                        "no answer within {} s of the handshake",
-                        timeout.as_secs_f64()
-                    ),
-                    e => e.to_string(),
+                    EngineError::Timeout => StartFailure::Timeout(timeout),
+                    e => StartFailure::Engine(e),
                 };
                 let mut command = spec.cmd.clone();
                 for a in &spec.args {
                     command.push(' ');
                     command.push_str(a);
                 }
-                return Err(format!(
-                    "engine {} (`{command}`) failed to start: {why}; the match stopped before its first game",
-                    spec.name
-                ));
+                return Err(MatchError::EngineStart {
+                    name: spec.name.clone(),
+                    command,
+                    why,
+                });
             }
         }
     }

@@ -55,7 +55,7 @@
 //! been checked against `MAX_FRAME`.
 
 use super::data::{Record, Wdl};
-use chuhe_core::board::{Color, Move, MoveList, Position};
+use chuhe_core::board::{Color, FenError, Move, MoveList, Position};
 use chuhe_core::rules::Outcome;
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -109,7 +109,7 @@ impl ChainGame {
     }
 
     /// The training records of the kept positions, by replaying the game.
-    pub fn records(&self) -> Result<Vec<Record>, String> {
+    pub fn records(&self) -> Result<Vec<Record>, GameError> {
         let mut out = Vec::with_capacity(self.kept());
         self.replay(|pos, ply| {
             if let Some(p) = ply.filter(|p| p.keep) {
@@ -122,19 +122,48 @@ impl ChainGame {
 
     /// Calls `f` with each position before its move (and the searched
     /// ply, for searched ones), checking every move is legal.
-    fn replay(&self, mut f: impl FnMut(&Position, Option<&ChainPly>)) -> Result<(), String> {
-        let mut pos =
-            Position::from_fen(&self.root_fen).map_err(|e| format!("bad start position: {e}"))?;
+    fn replay(&self, mut f: impl FnMut(&Position, Option<&ChainPly>)) -> Result<(), GameError> {
+        let mut pos = Position::from_fen(&self.root_fen).map_err(GameError::StartPosition)?;
         let prefix = self.prefix.iter().map(|m| (*m, None));
         let searched = self.plies.iter().map(|p| (p.mv, Some(p)));
         for (i, (mv, ply)) in prefix.chain(searched).enumerate() {
             if !pos.legal_moves().contains(&mv) {
-                return Err(format!("ply {}: {mv} is not a legal move", i + 1));
+                return Err(GameError::Illegal { ply: i + 1, mv });
             }
             f(&pos, ply);
             pos.make_move(mv);
         }
         Ok(())
+    }
+}
+
+/// Why a game cannot be written to, or replayed from, the format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The root FEN does not give a position.
+    StartPosition(FenError),
+    /// The move at `ply` (1-based, counting the prefix) is not legal there.
+    Illegal { ply: usize, mv: Move },
+    /// More FEN or plies than the format's fields hold.
+    TooLong,
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::StartPosition(e) => write!(f, "bad start position: {e}"),
+            GameError::Illegal { ply, mv } => write!(f, "ply {ply}: {mv} is not a legal move"),
+            GameError::TooLong => write!(f, "game too long for the format"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GameError::StartPosition(e) => Some(e),
+            _ => None,
+        }
     }
 }
 
@@ -231,13 +260,12 @@ fn unzigzag(v: u64) -> i64 {
 
 /// Appends one game's bytes to `out`; fails (writing nothing) if a move is
 /// not legal where it is played, which would make the game unreadable.
-pub fn encode_game(game: &ChainGame, out: &mut Vec<u8>) -> Result<(), String> {
+pub fn encode_game(game: &ChainGame, out: &mut Vec<u8>) -> Result<(), GameError> {
     if game.root_fen.len() > MAX_FEN || game.prefix.len() + game.plies.len() > MAX_PLIES {
-        return Err("game too long for the format".into());
+        return Err(GameError::TooLong);
     }
     let mut indices = Vec::with_capacity(game.prefix.len() + game.plies.len());
-    let mut pos =
-        Position::from_fen(&game.root_fen).map_err(|e| format!("bad start position: {e}"))?;
+    let mut pos = Position::from_fen(&game.root_fen).map_err(GameError::StartPosition)?;
     let root_side = pos.side_to_move();
     let moves = game.prefix.iter().chain(game.plies.iter().map(|p| &p.mv));
     for (i, &mv) in moves.enumerate() {
@@ -245,7 +273,7 @@ pub fn encode_game(game: &ChainGame, out: &mut Vec<u8>) -> Result<(), String> {
         let idx = legal
             .iter()
             .position(|&m| m == mv)
-            .ok_or_else(|| format!("ply {}: {mv} is not a legal move", i + 1))?;
+            .ok_or(GameError::Illegal { ply: i + 1, mv })?;
         indices.push(idx as u8);
         pos.make_move(mv);
     }
@@ -476,7 +504,7 @@ impl<W: Write> ChainWriter<W> {
         encode_game(game, &mut self.raw).map_err(|why| ChainError::Frame {
             offset: self.written_bytes,
             game: Some(game.number),
-            why,
+            why: why.to_string(),
         })?;
         if self.raw.len() > MAX_FRAME / 2 {
             // One game never comes near this; refuse rather than write a
@@ -714,7 +742,7 @@ pub fn visit(input: impl Read, mut f: impl FnMut(Record)) -> Result<(), ChainErr
             let records = g.records().map_err(|why| ChainError::Frame {
                 offset: info.offset,
                 game: Some(g.number),
-                why,
+                why: why.to_string(),
             })?;
             records.into_iter().for_each(&mut f);
         }

@@ -16,6 +16,7 @@ use chuhe_core::nnue::net::{
 };
 use chuhe_core::nnue::simd::Kernel;
 use chuhe_core::rng::SplitMix64;
+use std::fmt;
 
 /// The largest weight the export keeps exact: output weights are i16 with
 /// |w·QB| ≤ 127 so that the inference's i16 product cannot overflow.
@@ -31,6 +32,40 @@ pub struct Layout {
     pub kings: usize,
 }
 
+/// A shape the engine does not run: which dimension, and the value asked
+/// for (so a caller can name the flag or the checkpoint field at fault).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutError {
+    /// A hidden width not in `WIDTHS`.
+    Hidden(usize),
+    /// Output buckets outside 1..=`MAX_BUCKETS`.
+    Buckets(usize),
+    /// King buckets other than 1 or `KING_BUCKETS`.
+    Kings(usize),
+}
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            LayoutError::Hidden(hidden) => {
+                write!(f, "hidden width {hidden}: the engine runs {WIDTHS:?}")
+            }
+            LayoutError::Buckets(buckets) => {
+                write!(
+                    f,
+                    "{buckets} output buckets: the engine runs 1 to {MAX_BUCKETS}"
+                )
+            }
+            LayoutError::Kings(kings) => write!(
+                f,
+                "{kings} king buckets: the engine runs 1 (none) or {KING_BUCKETS}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LayoutError {}
+
 impl Layout {
     /// The shape of chuhe-1 and chuhe-2, the default.
     pub const SHIPPED: Layout = Layout {
@@ -40,14 +75,12 @@ impl Layout {
     };
 
     /// A shape the engine runs, or why not.
-    pub fn new(hidden: usize, buckets: usize) -> Result<Layout, String> {
+    pub fn new(hidden: usize, buckets: usize) -> Result<Layout, LayoutError> {
         if !WIDTHS.contains(&hidden) {
-            return Err(format!("hidden width {hidden}: the engine runs {WIDTHS:?}"));
+            return Err(LayoutError::Hidden(hidden));
         }
         if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!(
-                "{buckets} output buckets: the engine runs 1 to {MAX_BUCKETS}"
-            ));
+            return Err(LayoutError::Buckets(buckets));
         }
         Ok(Layout {
             hidden,
@@ -57,11 +90,9 @@ impl Layout {
     }
 
     /// The same shape with `kings` king buckets (1 or `KING_BUCKETS`).
-    pub fn with_kings(self, kings: usize) -> Result<Layout, String> {
+    pub fn with_kings(self, kings: usize) -> Result<Layout, LayoutError> {
         if ![1, KING_BUCKETS].contains(&kings) {
-            return Err(format!(
-                "{kings} king buckets: the engine runs 1 (none) or {KING_BUCKETS}"
-            ));
+            return Err(LayoutError::Kings(kings));
         }
         Ok(Layout { kings, ..self })
     }

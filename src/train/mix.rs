@@ -14,8 +14,10 @@
 //! Memory: 32 bytes per record read (30 million records: about 1 GB), the
 //! records being kept encoded until they are written.
 
-use super::data::{self, DataWriter, Record, Wdl, RECORD_SIZE};
+use super::data::{self, DataError, DataWriter, Record, Wdl, RECORD_SIZE};
 use chuhe_core::rng::SplitMix64;
+use std::fmt;
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// What a mix did.
@@ -118,21 +120,21 @@ pub fn mix_files(
     out: &Path,
     seed: u64,
     log: &mut dyn FnMut(&str),
-) -> Result<MixStats, String> {
+) -> Result<MixStats, MixError> {
     if out.exists() {
-        return Err(format!(
-            "{}: exists; datamix writes a new file (remove it, or choose another --out)",
-            out.display()
-        ));
+        return Err(MixError::Exists(out.to_path_buf()));
     }
     let mut all: Vec<Keyed> = Vec::new();
     for p in inputs {
         let len = std::fs::metadata(p)
-            .map_err(|e| format!("{}: {e}", p.display()))?
+            .map_err(|e| MixError::Io {
+                path: p.clone(),
+                source: e,
+            })?
             .len();
         all.reserve((len / RECORD_SIZE as u64) as usize);
         let before = all.len();
-        data::visit(p, |r| all.push(keyed(&r))).map_err(|e| format!("{}: {e}", p.display()))?;
+        data::visit(p, |r| all.push(keyed(&r))).map_err(|e| MixError::data(p, e))?;
         log(&format!(
             "{}: {} positions",
             p.display(),
@@ -141,13 +143,58 @@ pub fn mix_files(
     }
     let read = all.len() as u64;
     dedup_shuffle(&mut all, seed);
-    let mut w = DataWriter::append(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut w = DataWriter::append(out).map_err(|e| MixError::data(out, e))?;
     for chunk in all.chunks(1 << 16) {
         w.write(&decoded(chunk))
-            .map_err(|e| format!("{}: {e}", out.display()))?;
+            .map_err(|e| MixError::data(out, e))?;
     }
     Ok(MixStats {
         read,
         distinct: all.len() as u64,
     })
+}
+
+/// Why `mix_files` stopped; each names the file.
+#[derive(Debug)]
+pub enum MixError {
+    /// The output already exists: datamix only writes new files, so that
+    /// a slip of `--out` cannot append to (or clobber) a data set.
+    Exists(PathBuf),
+    /// An input's size could not be read.
+    Io { path: PathBuf, source: io::Error },
+    /// Reading an input or writing the output failed.
+    Data { path: PathBuf, source: DataError },
+}
+
+impl MixError {
+    fn data(path: &Path, source: DataError) -> MixError {
+        MixError::Data {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for MixError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MixError::Exists(out) => write!(
+                f,
+                "{}: exists; datamix writes a new file (remove it, or choose another --out)",
+                out.display()
+            ),
+            MixError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            MixError::Data { path, source } => write!(f, "{}: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for MixError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MixError::Exists(_) => None,
+            MixError::Io { source, .. } => Some(source),
+            MixError::Data { source, .. } => Some(source),
+        }
+    }
 }

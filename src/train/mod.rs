@@ -19,7 +19,7 @@ pub mod float;
 pub mod mix;
 pub mod wdl;
 
-pub use float::{FloatNet, Layout, WEIGHT_CLIP};
+pub use float::{FloatNet, Layout, LayoutError, WEIGHT_CLIP};
 
 use chuhe_core::nnue::net::{Network, FEATURES};
 use chuhe_core::nnue::simd::Simd;
@@ -27,7 +27,8 @@ use chuhe_core::rng::SplitMix64;
 use data::Record;
 use float::batch_pass;
 use rayon::prelude::*;
-use std::io::Write;
+use std::fmt;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// How the learning rate moves over the run (on top of `TrainConfig::lr`,
@@ -245,71 +246,62 @@ impl Trainer {
 
     /// The checkpoint at `path`, which must hold a network of `layout`
     /// (the one the command line asks for).
-    pub fn resume(path: &Path, layout: Layout) -> Result<Trainer, String> {
+    pub fn resume(path: &Path, layout: Layout) -> Result<Trainer, TrainError> {
         let t = Trainer::load_checkpoint(path)?;
         let held = t.layout();
         if held != layout {
-            return Err(format!(
-                "{}: the checkpoint holds a network of {held} (--hidden {} --buckets {} \
-                 --king-buckets {}), this run asks for {layout} (--hidden {} --buckets {} \
-                 --king-buckets {}); resume with the checkpoint's shape, or start without \
-                 --resume",
-                path.display(),
-                held.hidden,
-                held.buckets,
-                held.kings,
-                layout.hidden,
-                layout.buckets,
-                layout.kings,
-            ));
+            return Err(TrainError::OtherLayout {
+                path: path.to_path_buf(),
+                held,
+                asked: layout,
+            });
         }
         Ok(t)
     }
 
-    pub fn load_checkpoint(path: &Path) -> Result<Trainer, String> {
-        let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let bad = |why: String| format!("{}: not a usable checkpoint: {why}", path.display());
+    pub fn load_checkpoint(path: &Path) -> Result<Trainer, TrainError> {
+        let b = std::fs::read(path).map_err(|e| TrainError::io(path, e))?;
+        let bad = |why: CheckpointFlaw| TrainError::BadCheckpoint {
+            path: path.to_path_buf(),
+            why,
+        };
         let u = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
         let (layout, header) = match b.get(..8) {
             Some(m) if (m == CHECKPOINT_MAGIC && b.len() >= 56) || m == CHECKPOINT_MAGIC_V2 => {
                 let v3 = m == CHECKPOINT_MAGIC;
                 if b.len() < 48 {
-                    return Err(bad(format!("{} bytes, too short", b.len())));
+                    return Err(bad(CheckpointFlaw::TooShort(b.len())));
                 }
                 let kings = if v3 { u(24) as usize } else { 1 };
                 let layout = Layout::new(u(8) as usize, u(16) as usize)
                     .and_then(|l| l.with_kings(kings))
-                    .map_err(bad)?;
+                    .map_err(|e| bad(CheckpointFlaw::Layout(e)))?;
                 let at = if v3 { 32 } else { 24 };
                 if u(at) as usize != layout.params() {
-                    return Err(bad(format!(
-                        "{} parameters for a network of {layout}",
-                        u(at)
-                    )));
+                    return Err(bad(CheckpointFlaw::Parameters {
+                        found: u(at),
+                        layout,
+                    }));
                 }
                 (layout, at + 8)
             }
             Some(m) if m == CHECKPOINT_MAGIC_V1 && b.len() >= 32 => {
                 let layout = Layout::SHIPPED;
                 if u(8) as usize != layout.params() {
-                    return Err(bad(format!(
-                        "{} parameters (format 1 holds {layout})",
-                        u(8)
-                    )));
+                    return Err(bad(CheckpointFlaw::Format1Parameters(u(8))));
                 }
                 (layout, 16)
             }
-            _ => return Err(bad("bad magic".into())),
+            _ => return Err(bad(CheckpointFlaw::Magic)),
         };
         // `header`: where step and epoch are.
         let n = layout.params();
         let floats_at = header + 16;
         if b.len() != floats_at + 12 * n {
-            return Err(bad(format!(
-                "{} bytes, expected {}",
-                b.len(),
-                floats_at + 12 * n
-            )));
+            return Err(bad(CheckpointFlaw::Length {
+                found: b.len(),
+                expected: floats_at + 12 * n,
+            }));
         }
         let floats: Vec<f32> = b[floats_at..]
             .chunks_exact(4)
@@ -325,6 +317,106 @@ impl Trainer {
             step: u(header),
             epoch: u(header + 8) as usize,
         })
+    }
+}
+
+/// Why a checkpoint could not be read or used, or a training run's file
+/// could not be written: each names the file.
+#[derive(Debug)]
+pub enum TrainError {
+    /// Reading or writing `path` failed.
+    Io { path: PathBuf, source: io::Error },
+    /// `path` was read but does not hold a checkpoint this trainer loads.
+    BadCheckpoint { path: PathBuf, why: CheckpointFlaw },
+    /// The checkpoint at `path` holds a network of `held`; the run asked
+    /// for `asked`.
+    OtherLayout {
+        path: PathBuf,
+        held: Layout,
+        asked: Layout,
+    },
+}
+
+impl TrainError {
+    fn io(path: &Path, source: io::Error) -> TrainError {
+        TrainError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            TrainError::BadCheckpoint { path, why } => {
+                write!(f, "{}: not a usable checkpoint: {why}", path.display())
+            }
+            TrainError::OtherLayout { path, held, asked } => write!(
+                f,
+                "{}: the checkpoint holds a network of {held} (--hidden {} --buckets {} \
+                 --king-buckets {}), this run asks for {asked} (--hidden {} --buckets {} \
+                 --king-buckets {}); resume with the checkpoint's shape, or start without \
+                 --resume",
+                path.display(),
+                held.hidden,
+                held.buckets,
+                held.kings,
+                asked.hidden,
+                asked.buckets,
+                asked.kings,
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TrainError::Io { source, .. } => Some(source),
+            TrainError::BadCheckpoint {
+                why: CheckpointFlaw::Layout(e),
+                ..
+            } => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// What is wrong inside a checkpoint file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckpointFlaw {
+    /// A current-format header cut short: the file's length.
+    TooShort(usize),
+    /// A header naming a shape the engine does not run.
+    Layout(LayoutError),
+    /// A parameter count that does not match the header's shape.
+    Parameters { found: u64, layout: Layout },
+    /// A format-1 file whose parameter count is not the shipped shape's.
+    Format1Parameters(u64),
+    /// No checkpoint magic at the start.
+    Magic,
+    /// A file whose length does not match its header.
+    Length { found: usize, expected: usize },
+}
+
+impl fmt::Display for CheckpointFlaw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointFlaw::TooShort(len) => write!(f, "{len} bytes, too short"),
+            CheckpointFlaw::Layout(e) => write!(f, "{e}"),
+            CheckpointFlaw::Parameters { found, layout } => {
+                write!(f, "{found} parameters for a network of {layout}")
+            }
+            CheckpointFlaw::Format1Parameters(found) => {
+                write!(f, "{found} parameters (format 1 holds {})", Layout::SHIPPED)
+            }
+            CheckpointFlaw::Magic => write!(f, "bad magic"),
+            CheckpointFlaw::Length { found, expected } => {
+                write!(f, "{found} bytes, expected {expected}")
+            }
+        }
     }
 }
 
@@ -359,7 +451,7 @@ pub fn run(
     cfg: &TrainConfig,
     out: &Path,
     log: &mut dyn FnMut(&str),
-) -> Result<(), String> {
+) -> Result<(), TrainError> {
     let (mut train, val) = match validation {
         Some(val) => (records, val),
         None => split(records, cfg),
@@ -374,7 +466,7 @@ pub fn run(
         cfg.simd
     ));
     if let Some(dir) = &cfg.checkpoint {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
     }
     let batches = train.len().div_ceil(cfg.batch.max(1));
     while trainer.epoch < cfg.epochs {
@@ -398,10 +490,10 @@ pub fn run(
             let p = dir.join(format!("epoch-{}.ckpt", trainer.epoch));
             trainer
                 .save_checkpoint(&p)
-                .map_err(|e| format!("{}: {e}", p.display()))?;
+                .map_err(|e| TrainError::io(&p, e))?;
         }
         let bytes = trainer.net.quantise(cfg.scale).to_bytes();
-        std::fs::write(out, bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+        std::fs::write(out, bytes).map_err(|e| TrainError::io(out, e))?;
     }
     Ok(())
 }

@@ -653,7 +653,7 @@ pub fn chain(r: &mut Rng) -> Result<(), String> {
     } else {
         let mut raw = Vec::new();
         for g in &games {
-            encode_game(g, &mut raw)?;
+            encode_game(g, &mut raw).map_err(|e| e.to_string())?;
         }
         damage(r, &mut raw, &[0, 1, 2, 3, 60, 61, 62, 63, 64]);
         let kept = games.iter().map(|g| g.kept() as u32).sum();
