@@ -270,12 +270,46 @@ pub struct Progress<'a> {
     pub last: Option<&'a PlyReport>,
 }
 
+/// Why a game could not be analysed.
+#[derive(Debug)]
+pub enum AnalyzeError {
+    BadStart(chuhe_core::board::FenError),
+    /// The main line's move `number` (from 1) is not legal where it stands.
+    IllegalMove {
+        number: usize,
+        mv: Move,
+    },
+    /// The stop handle was stopped before the last move.
+    Stopped,
+}
+
+impl std::fmt::Display for AnalyzeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnalyzeError::BadStart(e) => write!(f, "bad start position: {e}"),
+            AnalyzeError::IllegalMove { number, mv } => {
+                write!(f, "move {number} ({mv}) is not legal")
+            }
+            AnalyzeError::Stopped => f.write_str("analysis stopped"),
+        }
+    }
+}
+
+impl std::error::Error for AnalyzeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AnalyzeError::BadStart(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Analyses the main line of `game`.
 pub fn analyze(
     game: &Game,
     settings: &Settings,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Analysis, String> {
+) -> Result<Analysis, AnalyzeError> {
     analyze_with_stop(game, settings, &StopHandle::new(), progress)
 }
 
@@ -286,16 +320,14 @@ pub fn analyze_with_stop(
     settings: &Settings,
     stop: &StopHandle,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Analysis, String> {
-    let start = game
-        .start_position()
-        .map_err(|e| format!("bad start position: {e}"))?;
+) -> Result<Analysis, AnalyzeError> {
+    let start = game.start_position().map_err(AnalyzeError::BadStart)?;
     let moves = game.mainline();
     // Check the whole line before spending time on it.
     let mut pos = start.clone();
     for (i, &mv) in moves.iter().enumerate() {
         if !pos.is_legal(mv) {
-            return Err(format!("move {} ({mv}) is not legal", i + 1));
+            return Err(AnalyzeError::IllegalMove { number: i + 1, mv });
         }
         pos.make_move(mv);
     }
@@ -314,7 +346,7 @@ pub fn analyze_with_stop(
     searched.push(search(&mut engine, &pos, &settings.limits, stop));
     for (i, &mv) in moves.iter().enumerate() {
         if stop.is_stopped() {
-            return Err("analysis stopped".into());
+            return Err(AnalyzeError::Stopped);
         }
         let before_pos = pos.clone();
         pos.make_move(mv);

@@ -2,7 +2,7 @@
 //! come back as the same records the 32-byte format holds, and damage is
 //! reported by game without panics or unbounded allocations.
 
-use chuhe::datagen::{run, DatagenConfig, Output, ShardConfig};
+use chuhe::datagen::{run, DatagenConfig, DatagenError, Output, ShardConfig};
 use chuhe::train::chain::{self, ChainError, ChainGame, ChainPly, ChainReader, ChainWriter};
 use chuhe::train::data;
 use chuhe_core::board::{Position, START_FEN};
@@ -151,7 +151,16 @@ fn chain_decodes_to_the_records_of_the_same_run() {
         &mut quiet,
     )
     .unwrap_err();
-    assert!(e.contains("already in s11-0000000-0000002.chain"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("already in s11-0000000-0000002.chain"),
+        "{e}"
+    );
+    assert!(
+        matches!(&e, DatagenError::Taken { game: 0, seed: 11, shard }
+            if shard == "s11-0000000-0000002.chain"),
+        "{e:?}"
+    );
     // Going on from the next game fills the next shard, and the games are
     // the same as one run's (each game a function of its number).
     let resumed = dir.join("resumed");

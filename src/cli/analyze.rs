@@ -82,7 +82,8 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
             writeln!(err, "{}", progress_line(p))
         };
         let _ = err.flush();
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     if tty {
         let _ = writeln!(err);
     }

@@ -54,6 +54,89 @@ pub struct DatagenConfig {
     pub net: Option<Arc<Network>>,
 }
 
+/// Why a datagen run could not go on. What it had written stays written.
+#[derive(Debug)]
+pub enum DatagenError {
+    /// A file or directory could not be made, read or written; `what` says
+    /// which of those it was when the error itself does not.
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A chain shard could not be written, or read back when closing it.
+    Chain {
+        path: PathBuf,
+        source: crate::train::chain::ChainError,
+    },
+    /// The 32-byte records file.
+    Records {
+        path: PathBuf,
+        source: crate::train::data::DataError,
+    },
+    /// A closed shard of the seed already holds this game.
+    Taken {
+        game: u64,
+        seed: u64,
+        shard: String,
+    },
+    /// The name a closing shard should get is taken.
+    Exists(PathBuf),
+    ZeroShardGames,
+}
+
+impl DatagenError {
+    fn io(what: &'static str, path: &std::path::Path, source: std::io::Error) -> Self {
+        DatagenError::Io {
+            what,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    fn chain(path: &std::path::Path, source: crate::train::chain::ChainError) -> Self {
+        DatagenError::Chain {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl std::fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DatagenError::Io { what, path, source } if what.is_empty() => {
+                write!(f, "{}: {source}", path.display())
+            }
+            DatagenError::Io { what, path, source } => {
+                write!(f, "{what} {}: {source}", path.display())
+            }
+            DatagenError::Chain { path, source } => write!(f, "{}: {source}", path.display()),
+            DatagenError::Records { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+            DatagenError::Taken { game, seed, shard } => write!(
+                f,
+                "game {game} of seed {seed} is already in {shard}: a closed shard is never \
+                 written again; start after its last game (--first-game)"
+            ),
+            DatagenError::Exists(path) => write!(f, "{} exists already", path.display()),
+            DatagenError::ZeroShardGames => f.write_str("--shard-games must be positive"),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DatagenError::Io { source, .. } => Some(source),
+            DatagenError::Chain { source, .. } => Some(source),
+            DatagenError::Records { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
 /// Where the games go.
 #[derive(Clone, Debug)]
 pub enum Output {
@@ -296,14 +379,14 @@ fn adjudicate(scores: &[i32], plies: usize) -> Option<Outcome> {
 
 /// Where finished games are written, in the order of their numbers.
 enum Sink {
-    Records(DataWriter, Vec<Record>),
+    Records(DataWriter, Vec<Record>, PathBuf),
     Chain(ShardSet),
 }
 
 impl Sink {
-    fn write(&mut self, g: GameRecords) -> Result<(), String> {
+    fn write(&mut self, g: GameRecords) -> Result<(), DatagenError> {
         match self {
-            Sink::Records(_, buffer) => buffer.extend(g.records),
+            Sink::Records(_, buffer, _) => buffer.extend(g.records),
             Sink::Chain(set) => set.push(&g.chain)?,
         }
         Ok(())
@@ -311,10 +394,13 @@ impl Sink {
 
     /// Puts what is buffered on disk (for chain shards: closes the frame
     /// in progress, which costs a little packing, so only now and then).
-    fn flush(&mut self) -> Result<(), String> {
+    fn flush(&mut self) -> Result<(), DatagenError> {
         match self {
-            Sink::Records(w, buffer) => {
-                w.write(buffer).map_err(|e| format!("write failed: {e}"))?;
+            Sink::Records(w, buffer, path) => {
+                w.write(buffer).map_err(|source| DatagenError::Records {
+                    path: path.clone(),
+                    source,
+                })?;
                 buffer.clear();
             }
             Sink::Chain(set) => set.flush()?,
@@ -324,16 +410,15 @@ impl Sink {
 
     fn positions(&self) -> u64 {
         match self {
-            Sink::Records(w, buffer) => w.written() + buffer.len() as u64,
+            Sink::Records(w, buffer, _) => w.written() + buffer.len() as u64,
             Sink::Chain(set) => set.positions(),
         }
     }
 
-    fn close(self) -> Result<(), String> {
+    fn close(mut self) -> Result<(), DatagenError> {
+        self.flush()?;
         match self {
-            Sink::Records(mut w, buffer) => {
-                w.write(&buffer).map_err(|e| format!("write failed: {e}"))
-            }
+            Sink::Records(..) => Ok(()),
             Sink::Chain(mut set) => set.close(),
         }
     }
@@ -346,12 +431,15 @@ pub fn run(
     cfg: &DatagenConfig,
     stop: Arc<AtomicBool>,
     progress: &mut dyn FnMut(&str),
-) -> Result<u64, String> {
+) -> Result<u64, DatagenError> {
     let mut sink = match &cfg.out {
         Output::Records(path) => Sink::Records(
-            DataWriter::append(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            DataWriter::append(path).map_err(|source| DatagenError::Records {
+                path: path.clone(),
+                source,
+            })?,
             Vec::new(),
+            path.clone(),
         ),
         Output::Chain(shards) => Sink::Chain(ShardSet::open(shards.clone(), progress)?),
     };
@@ -408,7 +496,7 @@ pub fn run(
         ));
     };
     // Written in a closure so that an error still joins the threads below.
-    let mut pump = || -> Result<(), String> {
+    let mut pump = || -> Result<(), DatagenError> {
         loop {
             match rx.recv_timeout(Duration::from_millis(500)) {
                 Ok(g) => {

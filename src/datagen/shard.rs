@@ -18,6 +18,7 @@
 //! are written in order of their numbers, so the line's settings remake
 //! the shard byte for byte at its commit (any number of threads).
 
+use super::DatagenError;
 use crate::train::chain::{self, ChainGame, ChainWriter};
 use std::fs::File;
 use std::io::Write;
@@ -86,12 +87,15 @@ pub fn shard_name(seed: u64, first: u64, last: u64) -> String {
 impl ShardSet {
     /// Opens the run's directory (made if missing) and closes any shard a
     /// killed run of this seed left open.
-    pub fn open(cfg: ShardConfig, progress: &mut dyn FnMut(&str)) -> Result<ShardSet, String> {
+    pub fn open(
+        cfg: ShardConfig,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<ShardSet, DatagenError> {
         if cfg.shard_games == 0 {
-            return Err("--shard-games must be positive".into());
+            return Err(DatagenError::ZeroShardGames);
         }
         std::fs::create_dir_all(&cfg.dir)
-            .map_err(|e| format!("cannot make {}: {e}", cfg.dir.display()))?;
+            .map_err(|e| DatagenError::io("cannot make", &cfg.dir, e))?;
         let set = ShardSet {
             cfg,
             open: None,
@@ -107,10 +111,10 @@ impl ShardSet {
         Ok(set)
     }
 
-    fn read_dir(&self) -> Result<Vec<std::fs::DirEntry>, String> {
+    fn read_dir(&self) -> Result<Vec<std::fs::DirEntry>, DatagenError> {
         let dir = &self.cfg.dir;
         let mut v: Vec<_> = std::fs::read_dir(dir)
-            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+            .map_err(|e| DatagenError::io("cannot read", dir, e))?
             .filter_map(Result::ok)
             .collect();
         v.sort_by_key(|e| e.file_name());
@@ -118,8 +122,8 @@ impl ShardSet {
     }
 
     /// Cuts a killed run's `.part` back to its whole frames and closes it.
-    fn recover(&self, part: &Path, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
-        let s = chain::salvage(part).map_err(|e| format!("{}: {e}", part.display()))?;
+    fn recover(&self, part: &Path, progress: &mut dyn FnMut(&str)) -> Result<(), DatagenError> {
+        let s = chain::salvage(part).map_err(|e| DatagenError::chain(part, e))?;
         match (s.first_game, s.last_game) {
             (Some(first), Some(last)) => {
                 let name = shard_name(self.cfg.seed, first, last);
@@ -130,7 +134,7 @@ impl ShardSet {
                 ));
             }
             _ => {
-                std::fs::remove_file(part).map_err(|e| format!("{}: {e}", part.display()))?;
+                std::fs::remove_file(part).map_err(|e| DatagenError::io("", part, e))?;
                 progress(&format!("removed {} (no whole frame)", part.display()));
             }
         }
@@ -138,7 +142,7 @@ impl ShardSet {
     }
 
     /// The closed shard of this seed holding game `g`, if any.
-    fn holder(&self, g: u64) -> Result<Option<String>, String> {
+    fn holder(&self, g: u64) -> Result<Option<String>, DatagenError> {
         for entry in self.read_dir()? {
             let name = entry.file_name().to_string_lossy().into_owned();
             if let Some((seed, first, last)) = parse_name(&name) {
@@ -150,18 +154,18 @@ impl ShardSet {
         Ok(None)
     }
 
-    pub fn push(&mut self, game: &ChainGame) -> Result<(), String> {
+    pub fn push(&mut self, game: &ChainGame) -> Result<(), DatagenError> {
         let g = game.number;
         if self.open.as_ref().is_some_and(|o| g > o.end) {
             self.close()?;
         }
         if self.open.is_none() {
-            if let Some(name) = self.holder(g)? {
-                return Err(format!(
-                    "game {g} of seed {} is already in {name}: a closed shard is never \
-                     written again; start after its last game (--first-game)",
-                    self.cfg.seed
-                ));
+            if let Some(shard) = self.holder(g)? {
+                return Err(DatagenError::Taken {
+                    game: g,
+                    seed: self.cfg.seed,
+                    shard,
+                });
             }
             let n = self.cfg.shard_games;
             let end = (g / n).saturating_add(1).saturating_mul(n) - 1;
@@ -170,7 +174,7 @@ impl ShardSet {
                 .dir
                 .join(format!("s{}-{g:07}.chain.part", self.cfg.seed));
             let writer = ChainWriter::create(&part)
-                .map_err(|e| format!("cannot create {}: {e}", part.display()))?;
+                .map_err(|e| DatagenError::io("cannot create", &part, e))?;
             self.open = Some(Open {
                 writer,
                 part,
@@ -181,7 +185,9 @@ impl ShardSet {
             });
         }
         let o = self.open.as_mut().expect("opened above");
-        o.writer.push(game).map_err(|e| e.to_string())?;
+        o.writer
+            .push(game)
+            .map_err(|e| DatagenError::chain(&o.part, e))?;
         o.last = Some(g);
         o.positions += game.kept() as u64;
         self.positions += game.kept() as u64;
@@ -189,11 +195,11 @@ impl ShardSet {
     }
 
     /// Writes the frame in progress.
-    pub fn flush(&mut self) -> Result<(), String> {
+    pub fn flush(&mut self) -> Result<(), DatagenError> {
         if let Some(o) = &mut self.open {
             o.writer
                 .flush()
-                .map_err(|e| format!("{}: {e}", o.part.display()))?;
+                .map_err(|e| DatagenError::io("", &o.part, e))?;
         }
         Ok(())
     }
@@ -204,7 +210,7 @@ impl ShardSet {
 
     /// Closes the shard being written: names it for its games and adds its
     /// manifest line.
-    pub fn close(&mut self) -> Result<(), String> {
+    pub fn close(&mut self) -> Result<(), DatagenError> {
         let Some(o) = self.open.take() else {
             return Ok(());
         };
@@ -212,28 +218,28 @@ impl ShardSet {
         o.writer
             .finish()
             .and_then(|f| f.sync_all())
-            .map_err(|e| format!("{}: {e}", part.display()))?;
+            .map_err(|e| DatagenError::io("", &part, e))?;
         let Some(last) = o.last else {
-            return std::fs::remove_file(&part).map_err(|e| format!("{}: {e}", part.display()));
+            return std::fs::remove_file(&part).map_err(|e| DatagenError::io("", &part, e));
         };
-        let s = chain::summarise(&part).map_err(|e| format!("{}: {e}", part.display()))?;
+        let s = chain::summarise(&part).map_err(|e| DatagenError::chain(&part, e))?;
         debug_assert_eq!(s.positions, o.positions);
         self.close_file(&part, &shard_name(self.cfg.seed, o.first, last), &s)
     }
 
-    fn close_file(&self, part: &Path, name: &str, s: &chain::Summary) -> Result<(), String> {
+    fn close_file(&self, part: &Path, name: &str, s: &chain::Summary) -> Result<(), DatagenError> {
         let path = self.cfg.dir.join(name);
         if path.exists() {
-            return Err(format!("{} exists already", path.display()));
+            return Err(DatagenError::Exists(path));
         }
-        std::fs::rename(part, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::rename(part, &path).map_err(|e| DatagenError::io("", &path, e))?;
         let manifest = self.cfg.dir.join(MANIFEST);
         let new = !manifest.exists();
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&manifest)
-            .map_err(|e| format!("{}: {e}", manifest.display()))?;
+            .map_err(|e| DatagenError::io("", &manifest, e))?;
         let mut line = String::new();
         if new {
             line.push_str(MANIFEST_HEAD);
@@ -248,6 +254,6 @@ impl ShardSet {
             self.cfg.seed, self.cfg.shard_games, s.games, s.positions, s.bytes
         ));
         f.write_all(line.as_bytes())
-            .map_err(|e| format!("{}: {e}", manifest.display()))
+            .map_err(|e| DatagenError::io("", &manifest, e))
     }
 }

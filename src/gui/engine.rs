@@ -158,7 +158,8 @@ fn worker(
                         },
                     );
                 });
-                on_event(id, Event::ReviewDone(result.map(Box::new)));
+                let result = result.map(Box::new).map_err(|e| e.to_string());
+                on_event(id, Event::ReviewDone(result));
             }
         }
     }
