@@ -105,7 +105,11 @@ impl DatagenError {
 impl std::fmt::Display for DatagenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            DatagenError::Io { what, path, source } if what.is_empty() => {
+            DatagenError::Io {
+                what: "",
+                path,
+                source,
+            } => {
                 write!(f, "{}: {source}", path.display())
             }
             DatagenError::Io { what, path, source } => {
