@@ -137,9 +137,14 @@ fn perpetual_check_gets_the_rules_verdict_and_a_blunder_mark() {
 fn bad_records_are_errors() {
     let g = game(None, "h2e2 h2e2");
     let e = analyze::analyze(&g, &settings(1), &mut |_| {}).unwrap_err();
-    assert!(e.contains("move 2"), "{e}");
+    assert!(e.to_string().contains("move 2"), "{e}");
+    assert!(
+        matches!(e, analyze::AnalyzeError::IllegalMove { number: 2, .. }),
+        "{e:?}"
+    );
     let g = game(Some("not a fen"), "");
-    assert!(analyze::analyze(&g, &settings(1), &mut |_| {}).is_err());
+    let e = analyze::analyze(&g, &settings(1), &mut |_| {}).unwrap_err();
+    assert!(matches!(e, analyze::AnalyzeError::BadStart(_)), "{e:?}");
     // No moves: nothing to analyse, but no failure either.
     let (a, _) = run(&game(None, ""), 1);
     assert!(a.plies.is_empty());
