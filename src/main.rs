@@ -9,7 +9,11 @@ use std::sync::Arc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if cli.command.is_some() {
+    if cli
+        .command
+        .as_ref()
+        .is_some_and(|c| !c.talks_to_other_processes())
+    {
         quiet_on_closed_output();
     }
     // A process-wide handler is the program's business, never a library's:
@@ -36,7 +40,10 @@ fn main() -> ExitCode {
 /// quietly, as Unix tools do, rather than panic on the next `println!`: Rust
 /// ignores SIGPIPE, so the default action is restored for the tools. The
 /// engine itself keeps Rust's default: its protocol output handles a
-/// closed pipe by exiting (`core/src/protocol/output.rs`).
+/// closed pipe by exiting (`core/src/protocol/output.rs`). So do the tools
+/// that write to engines they started or to browsers (match, tune, gui):
+/// an engine that dies before reading would otherwise kill the whole run
+/// with its pipe, where it should only lose its game or fail its start.
 #[cfg(unix)]
 fn quiet_on_closed_output() {
     // SAFETY: setting a signal's disposition to its default is

@@ -14,6 +14,16 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 impl Command {
+    /// Whether the tool writes to pipes or sockets whose reader may go
+    /// away at any time (engines it started, a browser): those must see a
+    /// failed write, not die of SIGPIPE.
+    pub fn talks_to_other_processes(&self) -> bool {
+        matches!(
+            self,
+            Command::Match(_) | Command::Tune(_) | Command::Gui { .. }
+        )
+    }
+
     /// Whether the tool watches for Ctrl-C itself (finishing what it can)
     /// rather than dying at once.
     pub fn stops_on_ctrl_c(&self) -> bool {
