@@ -193,39 +193,76 @@ pub struct MateCase {
     pub line: usize,
 }
 
+/// Why a mate suite could not be read.
+#[derive(Debug)]
+pub enum SuiteError {
+    /// Line `line` (from 1) is not a legal `FEN ; mate N ; source`.
+    Line { line: usize, why: String },
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    /// A line of the file `path`.
+    InFile {
+        path: std::path::PathBuf,
+        source: Box<SuiteError>,
+    },
+    /// The file has no position.
+    Empty(std::path::PathBuf),
+}
+
+impl std::fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SuiteError::Line { line, why } => write!(f, "line {line}: {why}"),
+            SuiteError::Read { path, source } => {
+                write!(f, "{}: cannot read: {source}", path.display())
+            }
+            SuiteError::InFile { path, source } => write!(f, "{}: {source}", path.display()),
+            SuiteError::Empty(path) => write!(f, "{}: no positions", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for SuiteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SuiteError::Read { source, .. } => Some(source),
+            SuiteError::InFile { source, .. } => Some(source.as_ref()),
+            _ => None,
+        }
+    }
+}
+
 /// Reads a mate suite: one position a line, `FEN ; mate N ; source`; blank
 /// lines and lines starting with `#` are skipped. Every FEN must be legal
 /// with a legal move for the side to move, and N at least 1: anything else
 /// is an error naming the line.
-pub fn read_suite(text: &str) -> Result<Vec<MateCase>, String> {
+pub fn read_suite(text: &str) -> Result<Vec<MateCase>, SuiteError> {
     let mut cases = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
+        let bad = |why: String| SuiteError::Line { line, why };
         let l = raw.trim();
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
         let fields: Vec<&str> = l.splitn(3, ';').map(str::trim).collect();
         if fields.len() < 2 {
-            return Err(format!(
-                "line {line}: expected `FEN ; mate N ; source`, found `{l}`"
-            ));
+            return Err(bad(format!(
+                "expected `FEN ; mate N ; source`, found `{l}`"
+            )));
         }
         let fen = fields[0];
-        let pos = Position::from_fen(fen).map_err(|e| format!("line {line}: bad FEN ({e})"))?;
+        let pos = Position::from_fen(fen).map_err(|e| bad(format!("bad FEN ({e})")))?;
         if pos.legal_moves().is_empty() {
-            return Err(format!("line {line}: the side to move has no legal move"));
+            return Err(bad("the side to move has no legal move".into()));
         }
         let mate = match fields[1].split_whitespace().collect::<Vec<_>>()[..] {
             ["mate", n] => n.parse::<u32>().ok().filter(|&n| n >= 1),
             _ => None,
         }
-        .ok_or_else(|| {
-            format!(
-                "line {line}: expected `mate N` (N >= 1), found `{}`",
-                fields[1]
-            )
-        })?;
+        .ok_or_else(|| bad(format!("expected `mate N` (N >= 1), found `{}`", fields[1])))?;
         cases.push(MateCase {
             fen: fen.to_string(),
             mate,
@@ -237,12 +274,18 @@ pub fn read_suite(text: &str) -> Result<Vec<MateCase>, String> {
 }
 
 /// Reads a mate suite file (see `read_suite`); errors name the file.
-pub fn read_suite_file(path: &std::path::Path) -> Result<Vec<MateCase>, String> {
-    let text = chuhe_core::files::read_text_capped(path, 64 << 20)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let cases = read_suite(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_suite_file(path: &std::path::Path) -> Result<Vec<MateCase>, SuiteError> {
+    let text =
+        chuhe_core::files::read_text_capped(path, 64 << 20).map_err(|source| SuiteError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let cases = read_suite(&text).map_err(|e| SuiteError::InFile {
+        path: path.to_path_buf(),
+        source: Box::new(e),
+    })?;
     if cases.is_empty() {
-        return Err(format!("{}: no positions", path.display()));
+        return Err(SuiteError::Empty(path.to_path_buf()));
     }
     Ok(cases)
 }

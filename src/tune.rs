@@ -59,11 +59,70 @@ pub struct TuneConfig {
     pub seed: u64,
 }
 
+/// Why tuning could not start or go on.
+#[derive(Debug)]
+pub enum TuneError {
+    /// The engine could not be started to list its options.
+    Start { cmd: String, source: std::io::Error },
+    /// Talking to the engine while it listed its options failed.
+    Engine(std::io::Error),
+    /// `--params` names an option the engine does not have.
+    NoOption(String),
+    /// A `NAME:c_end:r_end` value is not a number.
+    BadNumber {
+        spec: String,
+        what: &'static str,
+        text: String,
+    },
+    /// The state file could not be written.
+    StateWrite {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A line of the state file is not `NAME VALUE`.
+    StateLine { path: PathBuf, line: String },
+    /// One iteration's match.
+    Match(runner::MatchError),
+}
+
+impl std::fmt::Display for TuneError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TuneError::Start { cmd, source } => write!(f, "cannot start {cmd}: {source}"),
+            TuneError::Engine(e) => write!(f, "{e}"),
+            TuneError::NoOption(name) => write!(f, "the engine has no spin option '{name}'"),
+            TuneError::BadNumber { spec, what, text } => write!(f, "{spec}: bad {what} '{text}'"),
+            TuneError::StateWrite { path, source } => write!(f, "{}: {source}", path.display()),
+            TuneError::StateLine { path, line } => {
+                write!(f, "{}: cannot read '{line}'", path.display())
+            }
+            TuneError::Match(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TuneError::Start { source, .. } | TuneError::StateWrite { source, .. } => Some(source),
+            TuneError::Engine(e) => Some(e),
+            TuneError::Match(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<runner::MatchError> for TuneError {
+    fn from(e: runner::MatchError) -> Self {
+        TuneError::Match(e)
+    }
+}
+
 /// A spin option as the engine lists it: (name, default, min, max).
 pub type SpinOption = (String, i64, i64, i64);
 
 /// The engine's spin options, from its `uci` (or `ucci`) answer.
-pub fn spin_options(engine: &EngineSpec) -> Result<Vec<SpinOption>, String> {
+pub fn spin_options(engine: &EngineSpec) -> Result<Vec<SpinOption>, TuneError> {
     let hello = match engine.proto {
         Protocol::Ucci => "ucci",
         _ => "uci",
@@ -76,15 +135,17 @@ pub fn spin_options(engine: &EngineSpec) -> Result<Vec<SpinOption>, String> {
     if let Some(dir) = &engine.dir {
         cmd.current_dir(dir);
     }
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", engine.cmd))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    writeln!(stdin, "{hello}\nquit").map_err(|e| e.to_string())?;
-    let out = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+    let mut child = cmd.spawn().map_err(|source| TuneError::Start {
+        cmd: engine.cmd.clone(),
+        source,
+    })?;
+    let no_pipe = || TuneError::Engine(std::io::Error::other("no pipe to the engine"));
+    let mut stdin = child.stdin.take().ok_or_else(no_pipe)?;
+    writeln!(stdin, "{hello}\nquit").map_err(TuneError::Engine)?;
+    let out = BufReader::new(child.stdout.take().ok_or_else(no_pipe)?);
     let mut found = Vec::new();
     for line in out.lines() {
-        let line = line.map_err(|e| e.to_string())?;
+        let line = line.map_err(TuneError::Engine)?;
         if line == "uciok" || line == "ucciok" {
             break;
         }
@@ -116,7 +177,10 @@ fn parse_spin(line: &str) -> Option<SpinOption> {
 
 /// The parameters to tune: each `NAME[:c_end[:r_end]]` of `wanted` found
 /// among the engine's spin options, starting from its default.
-pub fn select_params(options: &[SpinOption], wanted: &[String]) -> Result<Vec<TuneParam>, String> {
+pub fn select_params(
+    options: &[SpinOption],
+    wanted: &[String],
+) -> Result<Vec<TuneParam>, TuneError> {
     wanted
         .iter()
         .map(|w| {
@@ -125,11 +189,14 @@ pub fn select_params(options: &[SpinOption], wanted: &[String]) -> Result<Vec<Tu
             let (_, default, min, max) = options
                 .iter()
                 .find(|o| o.0.eq_ignore_ascii_case(name))
-                .ok_or_else(|| format!("the engine has no spin option '{name}'"))?;
-            let num = |p: Option<&str>, what: &str| -> Result<Option<f64>, String> {
+                .ok_or_else(|| TuneError::NoOption(name.to_string()))?;
+            let num = |p: Option<&str>, what: &'static str| -> Result<Option<f64>, TuneError> {
                 p.map(|t| {
-                    t.parse::<f64>()
-                        .map_err(|_| format!("{w}: bad {what} '{t}'"))
+                    t.parse::<f64>().map_err(|_| TuneError::BadNumber {
+                        spec: w.clone(),
+                        what,
+                        text: t.to_string(),
+                    })
                 })
                 .transpose()
             };
@@ -156,23 +223,30 @@ fn schedule(p: &TuneParam, k: u64, n: u64) -> (f64, f64) {
 }
 
 /// The state file: `iteration K`, then `NAME VALUE` per parameter.
-fn save_state(path: &Path, k: u64, params: &[TuneParam]) -> Result<(), String> {
+fn save_state(path: &Path, k: u64, params: &[TuneParam]) -> Result<(), TuneError> {
     let mut text = format!("iteration {k}\n");
     for p in params {
         text += &format!("{} {:.4}\n", p.name, p.value);
     }
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    let failed = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| TuneError::StateWrite { path, source }
+    };
+    std::fs::write(&tmp, text).map_err(failed(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(failed(path))
 }
 
 /// Reads a state back into `params`; returns the iterations done (0 when
 /// there is no state yet).
-pub fn load_state(path: &Path, params: &mut [TuneParam]) -> Result<u64, String> {
+pub fn load_state(path: &Path, params: &mut [TuneParam]) -> Result<u64, TuneError> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(0);
     };
-    let bad = |l: &str| format!("{}: cannot read '{l}'", path.display());
+    let bad = |l: &str| TuneError::StateLine {
+        path: path.to_path_buf(),
+        line: l.to_string(),
+    };
     let mut k = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let (key, value) = line.rsplit_once(' ').ok_or_else(|| bad(line))?;
@@ -211,7 +285,7 @@ pub fn run(
     cfg: &TuneConfig,
     stop: Arc<AtomicBool>,
     log: &mut dyn FnMut(&str),
-) -> Result<Vec<TuneParam>, String> {
+) -> Result<Vec<TuneParam>, TuneError> {
     let mut params = cfg.params.clone();
     let done = load_state(&cfg.state, &mut params)?;
     let mut rng = SplitMix64::new(cfg.seed ^ done.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -356,11 +430,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("state.txt");
         let mut params = select_params(&[("A".into(), 10, 0, 20)], &["A".into()]).unwrap();
-        assert_eq!(load_state(&path, &mut params), Ok(0));
+        assert_eq!(load_state(&path, &mut params).unwrap(), 0);
         params[0].value = 12.5;
         save_state(&path, 7, &params).unwrap();
         params[0].value = 0.0;
-        assert_eq!(load_state(&path, &mut params), Ok(7));
+        assert_eq!(load_state(&path, &mut params).unwrap(), 7);
         assert_eq!(params[0].value, 12.5);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -82,6 +82,11 @@ fn suite_errors_name_the_line() {
         ),
     ] {
         let err = read_suite(&text).expect_err(&text);
+        assert!(
+            matches!(err, chuhe::bench::SuiteError::Line { .. }),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(err.starts_with(want), "{err:?} for {text:?}");
     }
 }

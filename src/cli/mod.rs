@@ -80,7 +80,7 @@ pub fn run(command: Option<Command>, stop: Arc<AtomicBool>) -> Result<ExitCode, 
             if let Some(path) = suite {
                 // A measurement: the exit status does not depend on the
                 // count, only on the suite file being readable.
-                let cases = crate::bench::read_suite_file(&path)?;
+                let cases = crate::bench::read_suite_file(&path).map_err(|e| e.to_string())?;
                 let budget = match nodes {
                     Some(0) => return Err("--nodes must be at least 1".to_string()),
                     Some(n) => crate::bench::SuiteBudget::Nodes(n),
@@ -346,8 +346,8 @@ fn tune(a: TuneArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
     use crate::matches::config::parse_engine_arg;
     use crate::tune::{self, TuneConfig};
     let engine = parse_engine_arg(&a.engine).map_err(|e| e.to_string())?;
-    let options = tune::spin_options(&engine)?;
-    let params = tune::select_params(&options, &a.params)?;
+    let options = tune::spin_options(&engine).map_err(|e| e.to_string())?;
+    let params = tune::select_params(&options, &a.params).map_err(|e| e.to_string())?;
     let tc = a.tc.parse().map_err(|e| format!("--tc {}: {e}", a.tc))?;
     let openings = match &a.openings {
         Some(p) => crate::matches::openings::load(p).map_err(|e| e.to_string())?,
@@ -368,7 +368,7 @@ fn tune(a: TuneArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
         state: a.state,
         seed: a.seed,
     };
-    let done = tune::run(&cfg, stop, &mut |l| eprintln!("{l}"))?;
+    let done = tune::run(&cfg, stop, &mut |l| eprintln!("{l}")).map_err(|e| e.to_string())?;
     for p in &done {
         println!("{} {:.2}", p.name, p.value);
     }

@@ -143,14 +143,6 @@ impl std::error::Error for MatchError {
     }
 }
 
-// For callers still on `Result<_, String>` (the tuner plays its matches
-// through `run` with `?`): the message, word for word.
-impl From<MatchError> for String {
-    fn from(e: MatchError) -> String {
-        e.to_string()
-    }
-}
-
 impl From<ResumeError> for MatchError {
     fn from(e: ResumeError) -> Self {
         MatchError::Resume(e)
