@@ -761,17 +761,24 @@ pub struct Summary {
     pub last_game: Option<u64>,
 }
 
+impl Summary {
+    /// Adds a frame's games.
+    fn count(&mut self, games: &[ChainGame]) {
+        for g in games {
+            self.games += 1;
+            self.positions += g.kept() as u64;
+            self.first_game = Some(self.first_game.map_or(g.number, |f| f.min(g.number)));
+            self.last_game = Some(self.last_game.map_or(g.number, |l| l.max(g.number)));
+        }
+    }
+}
+
 /// Reads a whole chain file, checking every game, and sums it up.
 pub fn summarise(path: &Path) -> Result<Summary, ChainError> {
     let mut reader = ChainReader::open(path)?;
     let mut s = Summary::default();
     while let Some((_, games)) = reader.next_frame()? {
-        for g in &games {
-            s.games += 1;
-            s.positions += g.kept() as u64;
-            s.first_game = Some(s.first_game.map_or(g.number, |f| f.min(g.number)));
-            s.last_game = Some(s.last_game.map_or(g.number, |l| l.max(g.number)));
-        }
+        s.count(&games);
     }
     s.bytes = reader.offset();
     Ok(s)
@@ -785,12 +792,7 @@ pub fn salvage(path: &Path) -> Result<Summary, ChainError> {
     loop {
         match reader.next_frame() {
             Ok(Some((_, games))) => {
-                for g in &games {
-                    s.games += 1;
-                    s.positions += g.kept() as u64;
-                    s.first_game = Some(s.first_game.map_or(g.number, |f| f.min(g.number)));
-                    s.last_game = Some(s.last_game.map_or(g.number, |l| l.max(g.number)));
-                }
+                s.count(&games);
             }
             Ok(None) | Err(ChainError::Frame { .. }) => break,
             Err(e) => return Err(e),
