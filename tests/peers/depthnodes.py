@@ -6,7 +6,9 @@ last `info depth ... pv` line (not a bound). Node counts do not depend on
 the machine's load. Not part of `cargo test`; docs/RESULTS.md, "The tree
 at long time controls", has a run.
 
-    tests/peers/depthnodes.py run ENGINE DEPTH OUT.json   # from the repo root
+    tests/peers/depthnodes.py run ENGINE DEPTH OUT.json [NAME=VALUE ...]
+    # from the repo root; NAME=VALUE pairs become `setoption`s (for example
+    # the search parameters of a `make tune` build)
     tests/peers/depthnodes.py table A.json [B.json ...]   # geometric means
 """
 import json
@@ -16,7 +18,7 @@ import subprocess
 import sys
 
 
-def run(engine, depth, out):
+def run(engine, depth, out, options=()):
     src = open("src/bench.rs").read()
     fens = re.findall(r'^\s+"([^"]+ [wb] [^"]*)",', src, re.M)
     p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -40,6 +42,9 @@ def run(engine, depth, out):
     until("uciok")
     send("setoption name Threads value 1")
     send("setoption name Hash value 16")
+    for opt in options:
+        name, value = opt.split("=", 1)
+        send(f"setoption name {name} value {value}")
     res = []
     for i, fen in enumerate(fens):
         send("ucinewgame")
@@ -79,8 +84,8 @@ def table(files):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "run":
-        run(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    if len(sys.argv) >= 5 and sys.argv[1] == "run":
+        run(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:])
     elif len(sys.argv) >= 3 and sys.argv[1] == "table":
         table(sys.argv[2:])
     else:

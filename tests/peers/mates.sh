@@ -8,7 +8,10 @@
 #   target/release/chuhe bench --suite tests/data/mates.txt --movetime 1000
 #
 # Each position: `ucinewgame` (a fresh table), `position fen`, `isready`,
-# `go movetime MS`, one thread, Hash 16 MB. Solved: the engine's last
+# `go movetime MS`, one thread, Hash 16 MB. NODES=N searches N nodes a
+# position instead (`go nodes N`: the same tree however busy the machine
+# is), and OPTIONS="Name=Value ..." sends those `setoption`s first (the
+# search parameters of a `make tune` build of Chuhe, for example). Solved: the engine's last
 # reported score is a mate in at most the suite's N moves and it names a
 # best move. Time to the proof: the `time` field (the engine's own clock,
 # as Chuhe's info lines give it) of the first info line with a mate score
@@ -20,6 +23,7 @@ set -euo pipefail
 suite=${1:-tests/data/mates.txt}
 ms=${2:-1000}
 : "${PIKAFISH:?set PIKAFISH to the engine binary (e.g. Pikafish-HCE src/pikafish)}"
+[[ -z ${NODES:-} || $NODES =~ ^[0-9]+$ ]] || { echo "bad NODES: $NODES" >&2; exit 1; }
 [[ -r $suite ]] || { echo "$suite: cannot read" >&2; exit 1; }
 [[ $ms =~ ^[0-9]+$ ]] || { echo "bad movetime: $ms" >&2; exit 1; }
 
@@ -62,6 +66,9 @@ send uci
 await uciok
 send "setoption name Threads value 1"
 send "setoption name Hash value 16"
+for opt in ${OPTIONS:-}; do
+    send "setoption name ${opt%%=*} value ${opt#*=}"
+done
 send isready
 await readyok
 
@@ -74,7 +81,11 @@ for c in "${cases[@]}"; do
     send "position fen $fen"
     send isready
     await readyok
-    send "go movetime $ms"
+    if [[ -n ${NODES:-} ]]; then
+        send "go nodes $NODES"
+    else
+        send "go movetime $ms"
+    fi
     first=- kind=cp val=0 depth=0 nodes=0
     while IFS= read -r -t 600 -u "${ENG[0]}" reply; do
         read -ra t <<<"$reply"
@@ -107,7 +118,7 @@ for c in "${cases[@]}"; do
     results+=("$mate $status $proof")
 done
 send quit
-wait "$ENG_PID" 2>/dev/null || true
+if [[ -n ${ENG_PID:-} ]]; then wait "$ENG_PID" 2>/dev/null || true; fi
 
 printf '%s\n' "${results[@]}" | awk '
 function summary(name, key,   m, j, k, tmp, x) {

@@ -64,6 +64,8 @@ params! {
     /// Futility pruning of quiet moves: base margin and margin per ply.
     fut_base FUT_BASE "FutBase" = 110, 30..=300;
     fut_per_ply FUT_PER_PLY "FutPerPly" = 100, 30..=250;
+    /// Futility pruning applies below this reduced depth.
+    fut_depth FUT_DEPTH "FutDepth" = 6, 2..=16;
     /// Late-move pruning: past (3 + depth²) moves a node prunes its
     /// remaining quiet moves, past (3 + depth²) / this when not improving.
     /// One, the same count either way: in matches it beat two, and four
@@ -84,15 +86,37 @@ params! {
     /// usually comes from one of the first moves). One: Stockfish's two
     /// showed no gain here (docs/RESULTS.md, "Tuning the search").
     lmr_cut LMR_CUT "LmrCut" = 1, 0..=4;
+    /// Late captures are reduced at cut nodes only (0), or at every
+    /// non-PV node (1).
+    lmr_capture LMR_CAPTURE "LmrCapture" = 0, 0..=1;
+    /// Plies more reduction for quiet moves when the TT move is a capture
+    /// (the position's play is tactical: quiet moves rarely matter there).
+    lmr_tt_capture LMR_TT_CAPTURE "LmrTtCapture" = 0, 0..=2;
+    /// After a move raises alpha, the later moves of a node shallower than
+    /// this are searched a ply shallower.
+    alpha_raise_depth ALPHA_RAISE_DEPTH "AlphaRaiseDepth" = 12, 4..=64;
     /// A reduced search that beats the best score so far by this much
     /// (plus two per ply) is verified a ply deeper; one that beats it by
     /// less than the second, a ply shallower.
     lmr_deeper LMR_DEEPER "LmrDeeper" = 40, 0..=150;
     lmr_shallower LMR_SHALLOWER "LmrShallower" = 10, 0..=60;
+    /// Checks are extended on the principal variation only (0), or at
+    /// every node (1).
+    ext_check_all EXT_CHECK_ALL "ExtCheckAll" = 0, 0..=1;
+    /// Captures that give check are pruned by SEE like other captures
+    /// (0), or never (1).
+    see_cap_check SEE_CAP_CHECK "SeeCapCheck" = 0, 0..=1;
+    /// Plies less reduction for a move that gives check.
+    lmr_check LMR_CHECK "LmrCheck" = 1, 0..=3;
     /// Quiescence futility margin.
     qs_futility QS_FUTILITY "QsFutility" = 150, 50..=400;
     /// Aspiration window half-width at the start.
     asp_delta ASP_DELTA "AspDelta" = 24, 8..=80;
+    /// The window grows by this many percent (and 8 more) after each
+    /// failed search.
+    asp_grow ASP_GROW "AspGrow" = 50, 20..=200;
+    /// Plies shallower each re-search after a fail high (0: none).
+    asp_fh_reduce ASP_FH_REDUCE "AspFhReduce" = 0, 0..=1;
     /// Singular extensions: from this depth, with the singular beta this
     /// many sixteenths of a centipawn per ply below the TT score; a move
     /// this much further below it is extended twice.

@@ -572,6 +572,7 @@ impl<'a> Worker<'a> {
         let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let big = self.has_big_pieces();
         let check_info = self.pos.check_info();
+        let tt_capture = !tt_move.is_none() && self.pos.is_capture(tt_move);
 
         while let Some(mv) = mp.next(&self.pos, self.heur) {
             if (root && !self.root_allowed(mv)) || mv == excluded {
@@ -603,7 +604,7 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     if !in_check
-                        && lmr_depth < 6
+                        && lmr_depth < params::fut_depth()
                         && eval + params::fut_base() + params::fut_per_ply() * lmr_depth <= alpha
                     {
                         stats::bump(nt, Stat::PruneFutility);
@@ -619,7 +620,10 @@ impl<'a> Worker<'a> {
                         stats::bump(nt, Stat::PruneSeeQuiet);
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, mv, -params::see_capture() * depth) {
+                } else if depth <= 6
+                    && !(gives_check && params::see_cap_check() == 1)
+                    && !see_ge(&self.pos, mv, -params::see_capture() * depth)
+                {
                     stats::bump(nt, Stat::PruneSeeCapture);
                     continue;
                 }
@@ -630,7 +634,7 @@ impl<'a> Worker<'a> {
             // than it found in self-play at equal nodes. Bounded by ply so
             // that perpetual checking lines end.
             let mut ext = (gives_check
-                && pv
+                && (pv || params::ext_check_all() == 1)
                 && (ply as i32) < 2 * self.root_depth
                 && see_ge(&self.pos, mv, -50)) as i32;
             stats::add(nt, Stat::ExtCheck, ext as u64);
@@ -689,10 +693,14 @@ impl<'a> Worker<'a> {
             self.make(mv, ply, Some(gives_check), child_key);
             self.stack[ply + 1].double_exts += (ext >= 2) as u8;
             let mut v = -INF;
-            if depth >= 3 && move_count > 1 + root as usize && (!capture || cut) {
+            if depth >= 3
+                && move_count > 1 + root as usize
+                && (!capture || cut || (!pv && params::lmr_capture() == 1))
+            {
                 let mut r = reduction(depth, move_count);
                 r += (!pv) as i32 + params::lmr_cut() * cut as i32 - improving as i32;
-                r -= refutation as i32 + gives_check as i32;
+                r -= refutation as i32 + params::lmr_check() * gives_check as i32;
+                r += params::lmr_tt_capture() * (tt_capture && !capture) as i32;
                 r -= hist / params::lmr_hist_div();
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 stats::bump(nt, Stat::LmrSearches);
@@ -750,7 +758,11 @@ impl<'a> Worker<'a> {
                     alpha = v;
                     // A move that raised alpha makes the rest likely to
                     // fall below it: search them a ply shallower.
-                    if !root && depth > 2 && depth < 12 && v.abs() < WIN_BOUND {
+                    if !root
+                        && depth > 2
+                        && depth < params::alpha_raise_depth()
+                        && v.abs() < WIN_BOUND
+                    {
                         depth -= 1;
                     }
                 }
@@ -1118,20 +1130,24 @@ impl<'a> Worker<'a> {
         } else {
             (-INF, INF)
         };
+        let mut failed_high = 0;
         loop {
-            let score = self.search(true, d, a, b, 0, false);
+            let depth = (d - failed_high * params::asp_fh_reduce()).max(1);
+            let score = self.search(true, depth, a, b, 0, false);
             if self.aborted {
                 return None;
             }
             if score <= a {
                 b = (a + b) / 2;
                 a = (score - delta).max(-INF);
+                failed_high = 0;
             } else if score >= b {
                 b = (score + delta).min(INF);
+                failed_high += 1;
             } else {
                 return Some(score);
             }
-            delta += delta / 2 + 8;
+            delta += delta * params::asp_grow() / 100 + 8;
         }
     }
 
