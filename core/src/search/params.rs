@@ -108,6 +108,18 @@ params! {
     see_cap_check SEE_CAP_CHECK "SeeCapCheck" = 0, 0..=1;
     /// Plies less reduction for a move that gives check.
     lmr_check LMR_CHECK "LmrCheck" = 1, 0..=3;
+    /// Move-loop pruning at nodes already looking for a forced win: never
+    /// (0), always (1), or unless the opponent has no rook, knight or
+    /// cannon left and so might be stalemated by a quiet move (2).
+    prune_win PRUNE_WIN "PruneWin" = 0, 0..=2;
+    /// Time management (issue 52's candidates): the hard limit in shares
+    /// of the clock a move may take at most...
+    tm_hard TM_HARD "TmHard" = 5, 2..=10;
+    /// ...and how a falling root score stretches the soft limit: against
+    /// the last iteration only, by steps of 1.15 and 1.4 (0), or against
+    /// this side's previous move and the iteration three back, from 0.8 to
+    /// 1.7 times (1).
+    tm_falling TM_FALLING "TmFalling" = 0, 0..=1;
     /// Quiescence futility margin.
     qs_futility QS_FUTILITY "QsFutility" = 150, 50..=400;
     /// Aspiration window half-width at the start.

@@ -10,7 +10,7 @@ use super::tt::Tt;
 use super::values::{to_score, MATE};
 use super::worker::{Shared, Worker};
 use super::{HashView, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS, MIN_HASH_MB};
-use crate::board::{Move, Position};
+use crate::board::{Color, Move, Position};
 use crate::nnue::net::Network;
 use crate::rules::CycleCache;
 use std::fmt;
@@ -30,6 +30,9 @@ pub struct Searcher {
     pool: Pool,
     /// The network in use; None: the hand-crafted evaluation.
     net: Option<Arc<Network>>,
+    /// The side and root score of the last search on the clock in this
+    /// game: the time manager spends more when the score has fallen since.
+    last_timed: Option<(Color, i32)>,
 }
 
 impl Default for Searcher {
@@ -134,6 +137,7 @@ impl Searcher {
             cycles: CycleCache::default(),
             pool: Pool::default(),
             net: crate::nnue::default_network(),
+            last_timed: None,
         }
     }
 
@@ -199,6 +203,7 @@ impl Searcher {
         }
         self.heuristics.clear();
         self.pool.clear_heuristics();
+        self.last_timed = None;
     }
 
     /// A read-only view of the transposition table, for UCCI `probe`. It
@@ -235,7 +240,11 @@ impl Searcher {
         stop: &StopHandle,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let time = TimeManager::new(limits);
+        let mut time = TimeManager::new(limits);
+        // Only this side's own last search compares: in analysis, or with
+        // one engine playing both sides, the last search may be the other's.
+        let us = pos.side_to_move();
+        time.set_previous_score(self.last_timed.filter(|l| l.0 == us).map(|l| l.1));
 
         let legal = pos.legal_moves();
         if legal.is_empty() {
@@ -268,6 +277,9 @@ impl Searcher {
             Some(time),
         );
         let outcome = main.iterate(on_info);
+        if limits.time.is_some() {
+            self.last_timed = Some((us, outcome.score));
+        }
         wait_unbounded(stop, limits);
         shared.abort.store(true, Ordering::SeqCst);
         self.pool.wait(started);

@@ -4,6 +4,7 @@
 //! hard limit (abort the search at once).
 
 use super::limits::Limits;
+use super::params;
 use std::time::{Duration, Instant};
 
 /// Moves we assume are left in a sudden-death game.
@@ -19,6 +20,26 @@ pub struct TimeManager {
     on_ponderhit: Option<(Duration, Duration)>,
     /// A fixed `movetime` rather than a clock.
     fixed: bool,
+    /// The root score of this side's previous search in the game: what the
+    /// engine expected when it moved last.
+    previous: Option<i32>,
+}
+
+/// Score differences count for the time factor up to this much (mates and
+/// rule wins would swamp it).
+const MAX_DROP: i32 = 300;
+
+/// How the soft limit scales with a falling score: `drop_since_move`, how
+/// far the score fell since this side's previous search (the opponent's
+/// reply was stronger than expected), and `drop_in_search`, how far it fell
+/// over the last few iterations of this one. A falling score is a
+/// critical move: spend more, up to 1.7 times the share; a rising one,
+/// down to 0.8 times (Stockfish's "falling eval", with its weights: the
+/// fall since the last move counts twice).
+pub fn falling_scale(drop_since_move: i32, drop_in_search: i32) -> f64 {
+    let d =
+        2 * drop_since_move.clamp(-MAX_DROP, MAX_DROP) + drop_in_search.clamp(-MAX_DROP, MAX_DROP);
+    (1.0 + d as f64 / 100.0).clamp(0.8, 1.7)
 }
 
 /// Soft and hard limits for one move from the clock, or None if untimed.
@@ -38,7 +59,11 @@ fn budget(limits: &Limits) -> Option<(Duration, Duration)> {
     let left = time.saturating_sub(overhead * mtg.min(4)).max(MIN_THINK);
     let share = left / mtg + inc * 3 / 4;
     let hard_cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
-    let hard = (share * 5).min(hard_cap).max(MIN_THINK);
+    // Pikafish-HCE spent up to seven shares on a critical move at 1 min +
+    // 1 s, Chuhe at most three (issue 52).
+    let hard = (share * params::tm_hard() as u32)
+        .min(hard_cap)
+        .max(MIN_THINK);
     let soft = share.min(hard);
     Some((soft, hard))
 }
@@ -67,7 +92,29 @@ impl TimeManager {
             limits: now,
             on_ponderhit: later,
             fixed: limits.movetime.is_some(),
+            previous: None,
         }
+    }
+
+    /// Gives the root score of this side's previous search in the game.
+    pub fn set_previous_score(&mut self, score: Option<i32>) {
+        self.previous = score;
+    }
+
+    /// The soft limit's scale for a root score of `score`; `last` is the
+    /// previous iteration's score and `earlier` the one three iterations
+    /// back (None: no comparison to make).
+    pub fn falling(&self, score: i32, last: Option<i32>, earlier: Option<i32>) -> f64 {
+        if params::tm_falling() == 0 {
+            return match last {
+                Some(p) if score < p - 40 => 1.4,
+                Some(p) if score < p - 15 => 1.15,
+                _ => 1.0,
+            };
+        }
+        let since_move = self.previous.map_or(0, |p| p - score);
+        let in_search = earlier.map_or(0, |e| e - score);
+        falling_scale(since_move, in_search)
     }
 
     /// The opponent played the expected move: the clock starts now.
@@ -150,6 +197,29 @@ mod tests {
         // Shares outside [0, 1] (none should arise) still give a bounded scale.
         assert_eq!(effort_scale(-3.0), effort_scale(0.0));
         assert_eq!(effort_scale(7.0), effort_scale(1.0));
+    }
+
+    #[test]
+    fn a_falling_score_buys_time() {
+        assert_eq!(falling_scale(0, 0), 1.0);
+        // The fall since the last move counts twice the fall in this search.
+        assert!(falling_scale(20, 0) > falling_scale(0, 20));
+        assert!(falling_scale(20, 0) > 1.3 && falling_scale(0, 20) > 1.1);
+        // Bounded both ways, mates and rule wins included.
+        assert_eq!(falling_scale(29_000, 29_000), 1.7);
+        assert_eq!(falling_scale(-29_000, 0), 0.8);
+        let mut tm = TimeManager::new(&Limits::default());
+        assert_eq!(tm.falling(50, None, None), 1.0);
+        tm.set_previous_score(Some(80));
+        if params::tm_falling() == 0 {
+            // The last iteration alone counts, by steps.
+            assert_eq!(tm.falling(50, Some(50), Some(50)), 1.0);
+            assert_eq!(tm.falling(50, Some(70), Some(50)), 1.15);
+            assert_eq!(tm.falling(50, Some(91), Some(50)), 1.4);
+        } else {
+            assert!(tm.falling(50, Some(50), Some(50)) > 1.5);
+            assert!(tm.falling(120, Some(120), Some(120)) < 1.0);
+        }
     }
 
     #[test]

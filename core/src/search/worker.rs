@@ -261,6 +261,23 @@ impl<'a> Worker<'a> {
         .any()
     }
 
+    /// Whether the move loop prunes at a node already looking for a forced
+    /// win (alpha a win score): `PruneWin` 0 never, 1 always, 2 while the
+    /// opponent keeps a rook, knight or cannon.
+    fn prune_for_win(&self) -> bool {
+        match params::prune_win() {
+            0 => false,
+            1 => true,
+            _ => {
+                let them = self.pos.side_to_move().flip();
+                (self.pos.pieces(them, PieceKind::Rook)
+                    | self.pos.pieces(them, PieceKind::Knight)
+                    | self.pos.pieces(them, PieceKind::Cannon))
+                .any()
+            }
+        }
+    }
+
     /// The key after `mv`, with the child's TT bucket asked for at once:
     /// the sooner before `make`, the more of the memory wait is hidden.
     #[inline]
@@ -591,9 +608,15 @@ impl<'a> Worker<'a> {
             };
             let refutation = killers.contains(&mv) || mv == counter;
 
-            // Quiet moves are pruned only while no forced win is at stake: a
-            // quiet move that stalemates the opponent wins in xiangqi.
-            if !root && best > -WIN_BOUND && alpha < WIN_BOUND && big {
+            // Moves are pruned only while this side is not already lost, and
+            // (`PruneWin` 0) while no forced win is at stake: a quiet move
+            // that stalemates the opponent wins in xiangqi. But searching
+            // every move of the winning side can make the proof of a mate
+            // met deep in the tree cost a hundred times the nodes
+            // (docs/RESULTS.md, "Mate suite"): `PruneWin` 2 prunes there too
+            // unless the opponent, with no rook, knight or cannon left, is
+            // one a quiet move could stalemate.
+            if !root && best > -WIN_BOUND && big && (alpha < WIN_BOUND || self.prune_for_win()) {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !capture && !gives_check {
                     // Late quiet moves at low depth rarely matter.
@@ -1031,7 +1054,7 @@ impl<'a> Worker<'a> {
             1
         };
         let mut instability = 0.0f64;
-        let mut prev_score = None;
+        let mut iter_scores: Vec<i32> = Vec::new();
         let offset = (self.id % 2) as i32;
         let mut depth = 1;
         while depth <= max_depth {
@@ -1086,16 +1109,15 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
-            let falling = prev_score.map_or(1.0, |p: i32| {
-                if score < p - 40 {
-                    1.4
-                } else if score < p - 15 {
-                    1.15
-                } else {
-                    1.0
-                }
-            });
-            prev_score = Some(score);
+            // Also against the score three iterations back: one iteration's
+            // swing is partly the odd-even effect.
+            let back = |n: usize| iter_scores.len().checked_sub(n).map(|i| iter_scores[i]);
+            let (last, earlier) = (back(1), back(3));
+            iter_scores.push(score);
+            let falling = self
+                .time
+                .as_ref()
+                .map_or(1.0, |t| t.falling(score, last, earlier));
             // The best move's node share means little in the first few
             // iterations, which take a sliver of the time anyway.
             let effort = if depth >= 8 {
