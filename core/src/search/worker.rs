@@ -11,7 +11,7 @@ use super::stats::{self, DepthStat, Stat};
 use super::time::{effort_scale, TimeManager};
 use super::tt::{Bound, Tt, TtHit};
 use super::values::*;
-use crate::board::{zobrist, Move, PieceKind, Position};
+use crate::board::{zobrist, Color, Move, PieceKind, Position};
 use crate::eval::{psqt::SEE_VALUE, Evaluator};
 use crate::nnue::net::Network;
 use crate::rules::{self, CycleCache, RepetitionScore};
@@ -254,10 +254,15 @@ impl<'a> Worker<'a> {
     }
 
     fn has_big_pieces(&self) -> bool {
-        let us = self.pos.side_to_move();
-        (self.pos.pieces(us, PieceKind::Rook)
-            | self.pos.pieces(us, PieceKind::Knight)
-            | self.pos.pieces(us, PieceKind::Cannon))
+        self.big_pieces_of(self.pos.side_to_move())
+    }
+
+    /// Whether `side` has a rook, knight or cannon: without one it cannot
+    /// attack, and may run out of moves (stalemate, a loss in xiangqi).
+    fn big_pieces_of(&self, side: Color) -> bool {
+        (self.pos.pieces(side, PieceKind::Rook)
+            | self.pos.pieces(side, PieceKind::Knight)
+            | self.pos.pieces(side, PieceKind::Cannon))
         .any()
     }
 
@@ -268,13 +273,7 @@ impl<'a> Worker<'a> {
         match params::prune_win() {
             0 => false,
             1 => true,
-            _ => {
-                let them = self.pos.side_to_move().flip();
-                (self.pos.pieces(them, PieceKind::Rook)
-                    | self.pos.pieces(them, PieceKind::Knight)
-                    | self.pos.pieces(them, PieceKind::Cannon))
-                .any()
-            }
+            _ => self.big_pieces_of(self.pos.side_to_move().flip()),
         }
     }
 
