@@ -33,7 +33,7 @@ fn pgn(g: &GameRecord) -> String {
             site: "S",
             date: "2026.01.01",
             round: 1,
-            time_control: "-",
+            time_control: ["-"; 2],
         },
     )
 }

@@ -163,7 +163,7 @@ fn nodes_and_speed_go_into_the_pgn() {
         site: "s",
         date: "2026.01.01",
         round: 1,
-        time_control: "depth=1",
+        time_control: ["depth=1"; 2],
     };
     let text = chuhe::matches::pgn::format_game(&g, &header);
     assert!(text.contains(" nodes 60000 nps 3000000"), "{text}");
@@ -406,6 +406,85 @@ fn uci_gets_whole_game_and_white_black_clocks() {
     assert_eq!(go[3], "btime");
     assert_eq!(&go[5..], ["winc", "0", "binc", "0", "movestogo", "39"]);
     let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn time_odds_give_each_side_its_own_clock() {
+    // Red plays at twice Black's time (the match's 10+0.1 against its own
+    // 20+0.2): each is told its own clock and the other's.
+    let (log_r, log_b) = (temp_log("odds-r"), temp_log("odds-b"));
+    let mut red = fake("r", &["--proto", "ucci", "--log", &log_r]);
+    red.proto = Protocol::Ucci;
+    red.tc = Some("20+0.2".parse().unwrap());
+    let mut black = fake("b", &["--proto", "uci", "--log", &log_b]);
+    black.proto = Protocol::Uci;
+    let mut s = settings("10+0.1");
+    s.max_plies = 4;
+    let g = play(&red, &black, &s);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let go_words = |log: &str| -> Vec<Vec<String>> {
+        std::fs::read_to_string(log)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("go"))
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect()
+    };
+    let number = |w: &[String], key: &str| -> u64 {
+        let i = w.iter().position(|x| x == key).unwrap();
+        w[i + 1].parse().unwrap()
+    };
+    let red_go = go_words(&log_r);
+    assert_eq!(red_go.len(), 2);
+    for w in &red_go {
+        // 20 s against 10 s, give or take the increments and the moves' time.
+        assert!(number(w, "time") > 15_000, "{w:?}");
+        assert_eq!(number(w, "increment"), 200);
+        assert!(number(w, "opptime") < 15_000, "{w:?}");
+        assert_eq!(number(w, "oppincrement"), 100);
+    }
+    let black_go = go_words(&log_b);
+    assert_eq!(black_go.len(), 2);
+    for w in &black_go {
+        assert!(number(w, "wtime") > 15_000, "{w:?}");
+        assert!(number(w, "btime") < 15_000, "{w:?}");
+        assert_eq!((number(w, "winc"), number(w, "binc")), (200, 100));
+    }
+    for f in [log_r, log_b] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn a_side_at_a_fixed_depth_against_a_clock() {
+    // Odds of another kind: Black searches to depth 3 whatever the clock
+    // says; Red keeps the match's clock and is not told of a clock Black
+    // does not have.
+    let (log_r, log_b) = (temp_log("depth-r"), temp_log("depth-b"));
+    let mut red = fake("r", &["--proto", "ucci", "--log", &log_r]);
+    red.proto = Protocol::Ucci;
+    let mut black = fake("b", &["--proto", "ucci", "--log", &log_b]);
+    black.proto = Protocol::Ucci;
+    black.tc = Some("depth=3".parse().unwrap());
+    let mut s = settings("10+0.1");
+    s.max_plies = 2;
+    let g = play(&red, &black, &s);
+    assert_eq!(g.termination, Termination::MaxPlies);
+    let first_go = |log: &str| {
+        std::fs::read_to_string(log)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("go"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(first_go(&log_b), "go depth 3");
+    let red_go = first_go(&log_r);
+    assert!(red_go.starts_with("go time "), "{red_go}");
+    assert!(red_go.ends_with(" increment 100"), "{red_go}");
+    for f in [log_r, log_b] {
+        let _ = std::fs::remove_file(f);
+    }
 }
 
 #[test]

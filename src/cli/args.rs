@@ -385,8 +385,9 @@ pub enum BookCommand {
 /// Options of `chuhe match`. Each overrides the same setting in `--config`.
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {
-    /// An engine: `cmd=PROGRAM [ARGS],name=NAME,proto=ucci|uci|auto,coords=0|1|auto,dir=DIR,ponder=true|false,option.NAME=VALUE`
-    /// (repeat for each engine; two play a match, more a round robin; `ponder=true` lets it think on the opponent's time).
+    /// An engine: `cmd=PROGRAM [ARGS],name=NAME,proto=ucci|uci|auto,coords=0|1|auto,dir=DIR,ponder=true|false,tc=TC,option.NAME=VALUE`
+    /// (repeat for each engine; two play a match, more a round robin; `ponder=true` lets it think on the opponent's time;
+    /// `tc` gives it its own time control in place of --tc: time odds).
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
     /// TOML file with engines and settings.

@@ -117,10 +117,12 @@ pub fn build(args: MatchArgs) -> Result<MatchConfig, ConfigError> {
         };
         let seed = args.seed.or(file.seed).unwrap_or(1);
         cfg.openings = openings::randomized(&cfg.openings, pairs, random_plies, seed);
-    } else if matches!(
-        cfg.settings.tc,
-        TimeControl::Nodes(_) | TimeControl::Depth(_)
-    ) && cfg.games_per_pair > 2 * cfg.openings.len()
+    } else if cfg
+        .engines
+        .iter()
+        .map(|e| e.tc.as_ref().unwrap_or(&cfg.settings.tc))
+        .all(|tc| matches!(tc, TimeControl::Nodes(_) | TimeControl::Depth(_)))
+        && cfg.games_per_pair > 2 * cfg.openings.len()
     {
         // Nothing varies a game at a fixed limit: the statistics would count
         // copies as if they were new games.

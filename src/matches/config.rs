@@ -4,8 +4,11 @@
 //! and any arguments, split at spaces), `name`, `proto` (ucci, uci, auto),
 //! `coords` (0, 1, auto: whether the engine's moves number ranks 0-9 or 1-10,
 //! see `engine::Coords`), `dir`, `arg` (one more argument, repeatable),
-//! `ponder` (true/false, on/off: think on the opponent's time) and
-//! `option.NAME`.
+//! `ponder` (true/false, on/off: think on the opponent's time), `tc` (its
+//! own time control in place of `--tc`: time odds) and `option.NAME`. A
+//! time control of several periods has commas of its own
+//! (`tc=40/90m,10/15m`): the fields after `tc` that are not `key=value`
+//! continue it.
 //!
 //! The TOML file holds the same settings as the long options (with `_` for
 //! `-`) and the engines as `[[engine]]` tables:
@@ -19,11 +22,13 @@
 //! proto = "ucci"
 //! coords = "auto"   # or "0" / "1" (a number works too)
 //! ponder = true     # default false
+//! tc = "2m+2"       # its own time control (default: the match's)
 //! [engine.options]
 //! hashsize = 64
 //! ```
 
 use super::engine::{Coords, EngineSpec, Protocol};
+use super::timecontrol::TimeControl;
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -54,16 +59,34 @@ fn parse_flag(key: &str, value: &str) -> Result<bool, String> {
     }
 }
 
+/// An engine's own time control.
+fn parse_tc(text: &str) -> Result<TimeControl, String> {
+    text.parse::<TimeControl>()
+        .map_err(|e| format!("tc '{text}': {e}"))
+}
+
 /// Parses one `--engine` value.
 pub fn parse_engine_arg(text: &str) -> Result<EngineSpec, ConfigError> {
     let bad = |m: String| ConfigError(format!("--engine '{text}': {m}"));
     let mut spec = EngineSpec::new("", "");
     let mut name = None;
+    // The periods of `tc=40/90m,10/15m`, gathered until the next key=value.
+    let mut tc: Option<String> = None;
+    let mut in_tc = false;
     for field in text.split(',').map(str::trim).filter(|f| !f.is_empty()) {
-        let (key, value) = field
-            .split_once('=')
-            .ok_or_else(|| bad(format!("'{field}' is not key=value")))?;
+        let Some((key, value)) = field.split_once('=') else {
+            match tc.as_mut() {
+                Some(t) if in_tc => {
+                    t.push(',');
+                    t.push_str(field);
+                    continue;
+                }
+                _ => return Err(bad(format!("'{field}' is not key=value"))),
+            }
+        };
+        in_tc = key == "tc";
         match key {
+            "tc" => tc = Some(value.to_string()),
             "cmd" => {
                 let mut words = value.split_whitespace();
                 spec.cmd = words.next().unwrap_or("").to_string();
@@ -84,6 +107,9 @@ pub fn parse_engine_arg(text: &str) -> Result<EngineSpec, ConfigError> {
     if spec.cmd.is_empty() {
         return Err(bad("no cmd=".into()));
     }
+    if let Some(t) = tc {
+        spec.tc = Some(parse_tc(&t).map_err(bad)?);
+    }
     spec.name = name.unwrap_or_else(|| default_name(&spec.cmd));
     Ok(spec)
 }
@@ -101,6 +127,7 @@ struct FileEngine {
     coords: Option<toml::Value>,
     #[serde(default)]
     ponder: bool,
+    tc: Option<String>,
     #[serde(default)]
     options: toml::Table,
 }
@@ -188,6 +215,12 @@ impl FileConfig {
                     options,
                     coords,
                     ponder: e.ponder,
+                    tc: e
+                        .tc
+                        .as_deref()
+                        .map(parse_tc)
+                        .transpose()
+                        .map_err(ConfigError)?,
                 })
             })
             .collect()
@@ -258,6 +291,34 @@ mod tests {
         assert!(e[0].ponder && !e[1].ponder);
         let err = FileConfig::parse("[[engine]]\ncmd = \"a\"\nponder = \"maybe\"\n").unwrap_err();
         assert!(err.0.contains("ponder"), "{err}");
+    }
+
+    #[test]
+    fn own_time_control() {
+        assert_eq!(parse_engine_arg("cmd=x").unwrap().tc, None);
+        let e = parse_engine_arg("cmd=x,tc=20+0.2,name=double").unwrap();
+        assert_eq!(e.tc, Some("20+0.2".parse().unwrap()));
+        assert_eq!(e.name, "double");
+        // A control of several periods keeps its commas.
+        let e = parse_engine_arg("cmd=x,tc=40/90m,10/15m,name=slow").unwrap();
+        assert_eq!(e.tc, Some("40/90m,10/15m".parse().unwrap()));
+        assert_eq!(e.name, "slow");
+        let e = parse_engine_arg("cmd=x,tc=nodes=5000").unwrap();
+        assert_eq!(e.tc, Some("nodes=5000".parse().unwrap()));
+        // A field without `=` that follows no `tc` is still an error, and a
+        // bad control names the field.
+        assert!(parse_engine_arg("cmd=x,10/15m").is_err());
+        assert!(parse_engine_arg("cmd=x,name=y,10/15m").is_err());
+        let err = parse_engine_arg("cmd=x,tc=fast").unwrap_err();
+        assert!(err.0.contains("tc 'fast'"), "{err}");
+        let c =
+            FileConfig::parse("[[engine]]\ncmd = \"a\"\ntc = \"1m+1\"\n[[engine]]\ncmd = \"b\"\n")
+                .unwrap();
+        let e = c.engines().unwrap();
+        assert_eq!(e[0].tc, Some("1m+1".parse().unwrap()));
+        assert_eq!(e[1].tc, None);
+        let c = FileConfig::parse("[[engine]]\ncmd = \"a\"\ntc = \"soon\"\n").unwrap();
+        assert!(c.engines().unwrap_err().0.contains("tc 'soon'"));
     }
 
     #[test]

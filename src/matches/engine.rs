@@ -3,6 +3,7 @@
 //! engine's stdout into a channel of lines, so every wait has a timeout and a
 //! hung engine never blocks the runner.
 
+use super::timecontrol::TimeControl;
 use chuhe_core::board::{Move, Square};
 use std::collections::VecDeque;
 use std::fmt;
@@ -110,6 +111,10 @@ pub struct EngineSpec {
     /// Let it think on the opponent's time (`go ponder` on the move it
     /// expects, `ponderhit` or `stop` when the real move comes).
     pub ponder: bool,
+    /// Its own time control, in place of the match's (time odds: the same
+    /// engine at twice the time against itself measures what a doubling of
+    /// the clock is worth).
+    pub tc: Option<TimeControl>,
 }
 
 impl EngineSpec {
@@ -123,6 +128,7 @@ impl EngineSpec {
             options: Vec::new(),
             coords: Coords::Auto,
             ponder: false,
+            tc: None,
         }
     }
 }

@@ -361,7 +361,10 @@ struct Game<'a, 'b> {
     /// FEN after the last capture and the moves since, for UCCI `position`.
     capture_fen: String,
     since_capture: Vec<Move>,
-    clocks: Option<[Clock; 2]>,
+    /// Each side's time control (its engine's own, or the match's) and its
+    /// clock when that is a clock control; by colour.
+    tcs: [&'b TimeControl; 2],
+    clocks: [Option<Clock>; 2],
     /// The side whose draw offer awaits the other side's answer.
     draw_offer: Option<Color>,
     scores: [Vec<Option<i32>>; 2],
@@ -374,7 +377,8 @@ impl<'a, 'b> Game<'a, 'b> {
         // The opening was validated when it was loaded.
         let pos = Position::from_fen(&setup.opening.fen).unwrap_or_default();
         let start_fen = pos.fen();
-        let clocks = Clock::new(&setup.settings.tc).map(|c| [c.clone(), c]);
+        let tcs = [setup.red, setup.black].map(|e| e.tc.as_ref().unwrap_or(&setup.settings.tc));
+        let clocks = tcs.map(Clock::new);
         Game {
             setup,
             record,
@@ -382,6 +386,7 @@ impl<'a, 'b> Game<'a, 'b> {
             start_fen,
             pos,
             since_capture: Vec::new(),
+            tcs,
             clocks,
             draw_offer: None,
             scores: [Vec::new(), Vec::new()],
@@ -471,13 +476,14 @@ impl<'a, 'b> Game<'a, 'b> {
             .filter(|&b| legal.iter().any(|&m| m != b));
         let offered = self.draw_offer.take().is_some_and(|c| c != side);
         let settings = self.setup.settings;
-        let wait = match (&self.clocks, &settings.tc) {
-            (Some(c), _) => c[side.index()].remaining_ms() + settings.margin_ms + 1,
+        let tc = self.tcs[side.index()];
+        let wait = match (&self.clocks[side.index()], tc) {
+            (Some(c), _) => c.remaining_ms() + settings.margin_ms + 1,
             (None, TimeControl::MoveTime(ms)) => ms + settings.margin_ms + 1,
             _ => settings.no_answer_ms,
         };
         let wait = Duration::from_millis(wait);
-        let timed = !matches!(settings.tc, TimeControl::Depth(_) | TimeControl::Nodes(_));
+        let timed = !matches!(tc, TimeControl::Depth(_) | TimeControl::Nodes(_));
         let opponent_move = self.record.moves.last().map(|r| r.mv);
         // A ponder search on the move just played goes on as the real search
         // (`ponderhit`), unless the move must vary: `banmoves` and
@@ -516,8 +522,8 @@ impl<'a, 'b> Game<'a, 'b> {
             Err(_) => return Some((Some(loss(side)), Termination::Crash { side })),
         };
         let elapsed = reply.elapsed.as_millis() as u64;
-        let flag_fell = match (&mut self.clocks, &settings.tc) {
-            (Some(c), _) => !c[side.index()].charge(elapsed, settings.margin_ms),
+        let flag_fell = match (&mut self.clocks[side.index()], tc) {
+            (Some(c), _) => !c.charge(elapsed, settings.margin_ms),
             (None, TimeControl::MoveTime(ms)) => elapsed > ms + settings.margin_ms,
             _ => false,
         };
@@ -662,25 +668,32 @@ impl<'a, 'b> Game<'a, 'b> {
         // UCCI without `usemillisec` counts whole seconds; round down so that
         // the engine is never told more time than it has.
         let t = |ms: u64| if millis { ms } else { ms / 1000 };
-        match (&self.setup.settings.tc, &self.clocks) {
+        let own_clock = &self.clocks[side.index()];
+        // The opponent's clock, when it has one (under time odds it may play
+        // at a fixed depth or node count).
+        let opp_clock = &self.clocks[side.flip().index()];
+        match (self.tcs[side.index()], own_clock) {
             (TimeControl::Depth(d), _) => format!(" depth {d}"),
             (TimeControl::Nodes(n), _) => format!(" nodes {n}"),
             (TimeControl::MoveTime(ms), _) => match proto {
                 Protocol::Uci => format!(" movetime {ms}"),
                 _ => format!(" time {} movestogo 1", t(*ms)),
             },
-            (TimeControl::Clock { .. }, Some(clocks)) => {
-                let own = &clocks[side.index()];
-                let opp = &clocks[side.flip().index()];
+            (TimeControl::Clock { .. }, Some(own)) => {
                 if proto == Protocol::Uci {
-                    let (red, black) = (&clocks[0], &clocks[1]);
-                    let mut s = format!(
-                        " wtime {} btime {} winc {} binc {}",
-                        red.remaining_ms(),
-                        black.remaining_ms(),
-                        red.increment_ms(),
-                        black.increment_ms()
-                    );
+                    // Red is UCI's white.
+                    let (red, black) = (&self.clocks[0], &self.clocks[1]);
+                    let mut s = String::new();
+                    for (tag, clock) in [("wtime", red), ("btime", black)] {
+                        if let Some(c) = clock {
+                            s.push_str(&format!(" {tag} {}", c.remaining_ms()));
+                        }
+                    }
+                    for (tag, clock) in [("winc", red), ("binc", black)] {
+                        if let Some(c) = clock {
+                            s.push_str(&format!(" {tag} {}", c.increment_ms()));
+                        }
+                    }
                     if let Some(n) = own.moves_to_go() {
                         s.push_str(&format!(" movestogo {n}"));
                     }
@@ -691,10 +704,12 @@ impl<'a, 'b> Game<'a, 'b> {
                         Some(n) => s.push_str(&format!(" movestogo {n}")),
                         None => s.push_str(&format!(" increment {}", t(own.increment_ms()))),
                     }
-                    s.push_str(&format!(" opptime {}", t(opp.remaining_ms())));
-                    match opp.moves_to_go() {
-                        Some(n) => s.push_str(&format!(" oppmovestogo {n}")),
-                        None => s.push_str(&format!(" oppincrement {}", t(opp.increment_ms()))),
+                    if let Some(opp) = opp_clock {
+                        s.push_str(&format!(" opptime {}", t(opp.remaining_ms())));
+                        match opp.moves_to_go() {
+                            Some(n) => s.push_str(&format!(" oppmovestogo {n}")),
+                            None => s.push_str(&format!(" oppincrement {}", t(opp.increment_ms()))),
+                        }
                     }
                     s
                 }

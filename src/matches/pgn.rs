@@ -16,7 +16,10 @@ pub struct PgnHeader<'a> {
     pub site: &'a str,
     pub date: &'a str,
     pub round: usize,
-    pub time_control: &'a str,
+    /// Red's and Black's: one `TimeControl` tag when they are the same,
+    /// `RedTimeControl` and `BlackTimeControl` under time odds (as
+    /// cutechess writes `WhiteTimeControl` and `BlackTimeControl`).
+    pub time_control: [&'a str; 2],
 }
 
 pub fn result_text(outcome: Option<Outcome>) -> &'static str {
@@ -65,7 +68,13 @@ pub fn format_game(game: &GameRecord, header: &PgnHeader) -> String {
     tag("Red", &game.red);
     tag("Black", &game.black);
     tag("Result", result);
-    tag("TimeControl", header.time_control);
+    match header.time_control {
+        [red, black] if red == black => tag("TimeControl", red),
+        [red, black] => {
+            tag("RedTimeControl", red);
+            tag("BlackTimeControl", black);
+        }
+    }
     tag("Opening", &game.opening.name);
     if game.opening.fen != START_FEN {
         tag("FEN", &game.opening.fen);
@@ -181,7 +190,7 @@ mod tests {
             site: "S",
             date: "2026.01.02",
             round: 3,
-            time_control: "60+1",
+            time_control: ["60+1"; 2],
         }
     }
 
@@ -200,6 +209,15 @@ mod tests {
         assert!(text.contains("[Round \"3\"]"));
         assert!(text.contains("[Result \"1/2-1/2\"]"));
         assert!(text.contains("[Termination \"draw agreed\"]"));
+        assert!(text.contains("[TimeControl \"60+1\"]"));
+        assert!(!text.contains("RedTimeControl"));
+        let odds = PgnHeader {
+            time_control: ["2m+2", "60+1"],
+            ..header()
+        };
+        let text = format_game(&g, &odds);
+        assert!(text.contains("[RedTimeControl \"2m+2\"]\n[BlackTimeControl \"60+1\"]"));
+        assert!(!text.contains("[TimeControl"));
         assert!(!text.contains("[FEN"));
         assert!(text.contains(
             "1. h2e2 {炮二平五 -12/7 1.250s} h9g7 {马8进7 -12/7 1.250s} 2. h0g2 {马二进三 -12/7 1.250s}"

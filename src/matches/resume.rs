@@ -311,7 +311,7 @@ mod tests {
                         site: "S",
                         date: "2026.12.01",
                         round: job.round,
-                        time_control: "10+0.1",
+                        time_control: ["10+0.1"; 2],
                     },
                 )
             })

@@ -231,7 +231,12 @@ fn play(
     }
     drop(tx);
 
-    let tc_text = cfg.settings.tc.to_string();
+    // Each engine's time control as PGN writes it (its own under time odds).
+    let tc_texts: Vec<String> = cfg
+        .engines
+        .iter()
+        .map(|e| e.tc.as_ref().unwrap_or(&cfg.settings.tc).to_string())
+        .collect();
     for (job, record) in rx {
         let Some(outcome) = record.outcome else {
             continue; // interrupted: not a result
@@ -242,7 +247,7 @@ fn play(
                 site: &cfg.site,
                 date: &pgn::today(),
                 round: job.round,
-                time_control: &tc_text,
+                time_control: [&tc_texts[job.red], &tc_texts[job.black]],
             };
             let text = pgn::format_game(&record, &header);
             let written = OpenOptions::new()
