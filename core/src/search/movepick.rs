@@ -33,7 +33,10 @@ pub struct MovePicker {
     after_tt: Stage,
     tt_move: Move,
     refutations: [Move; 3],
-    list: ArrayVec<(Move, i32), MAX_MOVES>,
+    /// The moves of the current stage and their scores, side by side: the
+    /// search for the best score reads the scores alone, packed.
+    moves: MoveList,
+    scores: ArrayVec<i32, MAX_MOVES>,
     cur: usize,
     bad: ArrayVec<Move, MAX_MOVES>,
     bad_cur: usize,
@@ -109,7 +112,8 @@ impl MovePicker {
             after_tt,
             tt_move: if tt_ok { tt_move } else { Move::NONE },
             refutations,
-            list: ArrayVec::new(),
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
             cur: 0,
             bad: ArrayVec::new(),
             bad_cur: 0,
@@ -118,35 +122,37 @@ impl MovePicker {
         }
     }
 
-    /// Takes the best-scored remaining move of `list` (selection sort: most
-    /// nodes look at only a few moves).
+    /// Takes the best-scored remaining move (selection sort: most nodes look
+    /// at only a few moves), the first of equals. The best score is found
+    /// first, over the scores alone, in a loop the compiler vectorises, and
+    /// then where it is: one loop tracking both took a third of the
+    /// picker's instructions.
     #[inline]
     fn pick_best(&mut self) -> Option<Move> {
-        if self.cur >= self.list.len() {
+        let rest = &self.scores[self.cur..];
+        if rest.is_empty() {
             return None;
         }
-        let mut best = self.cur;
-        for i in self.cur + 1..self.list.len() {
-            if self.list[i].1 > self.list[best].1 {
-                best = i;
-            }
-        }
-        self.list.swap(self.cur, best);
-        let mv = self.list[self.cur].0;
+        // A fold over values (not `max()`, which keeps a reference to the
+        // element) is what vectorises.
+        let top = rest.iter().fold(i32::MIN, |a, &b| a.max(b));
+        let best = self.cur + rest.iter().position(|&s| s == top).unwrap_or(0);
+        self.scores.swap(self.cur, best);
+        self.moves.swap(self.cur, best);
+        let mv = self.moves[self.cur];
         self.cur += 1;
         Some(mv)
     }
 
     fn fill(&mut self, pos: &Position, gen: GenType, score: impl Fn(Move) -> i32) {
-        let mut moves = MoveList::new();
-        pos.generate(gen, &mut moves);
-        self.list.clear();
-        self.cur = 0;
-        for mv in moves {
-            if mv != self.tt_move {
-                self.list.push((mv, score(mv)));
-            }
+        pos.generate(gen, &mut self.moves);
+        if let Some(i) = self.moves.iter().position(|&m| m == self.tt_move) {
+            // Removed in place: the order of the rest breaks ties.
+            self.moves.remove(i);
         }
+        self.scores.clear();
+        self.scores.extend(self.moves.iter().map(|&m| score(m)));
+        self.cur = 0;
     }
 
     fn is_refutation(&self, mv: Move) -> bool {
