@@ -462,3 +462,38 @@ fn data_info_and_unpack_on_the_command_line() {
     assert!(err.contains("bad.chain") && err.contains("game "), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_manifest_names_the_commit_the_binary_was_built_from() {
+    // A datagen binary copied out of its checkout (as a long run's is, so
+    // that new builds do not replace it) still names its own commit; asking
+    // git where it runs gave "unknown" here, or a later commit in a
+    // checkout that had moved on.
+    let dir = temp_dir("commit");
+    let bin = dir.join("chuhe-copy");
+    std::fs::copy(env!("CARGO_BIN_EXE_chuhe"), &bin).unwrap();
+    let out = std::process::Command::new(&bin)
+        .current_dir(&dir)
+        .args(["datagen", "--games", "1", "--nodes", "200"])
+        .args(["--threads", "1", "--seed", "5", "--shard-games", "10"])
+        .args(["--out", "gen"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let manifest = std::fs::read_to_string(dir.join("gen/MANIFEST")).unwrap();
+    let line = manifest.lines().find(|l| l.starts_with("s5-")).unwrap();
+    let commit = env!("CHUHE_COMMIT");
+    assert!(
+        line.contains(&format!(" commit={commit} ")),
+        "{line} (built from {commit})"
+    );
+    // In a git checkout the build knows its commit.
+    if Path::new(env!("CARGO_MANIFEST_DIR")).join(".git").exists() {
+        let hex = commit.trim_end_matches("+dirty");
+        assert!(
+            hex.len() == 10 && hex.chars().all(|c| c.is_ascii_hexdigit()),
+            "{commit}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -213,7 +213,8 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
             .map_or("-".to_string(), |p| p.display().to_string());
         let soft = a.soft_nodes.map_or("-".to_string(), |n| n.to_string());
         let recipe = [
-            ("commit", git_commit()),
+            // The commit this binary was built from (build.rs).
+            ("commit", env!("CHUHE_COMMIT").to_string()),
             ("network", network),
             ("nodes", a.nodes.to_string()),
             ("soft-nodes", soft),
@@ -250,33 +251,6 @@ fn datagen(a: DatagenArgs, stop: Arc<AtomicBool>) -> Result<ExitCode, String> {
     let n = datagen::run(&cfg, stop, &mut |l| eprintln!("{l}")).map_err(|e| e.to_string())?;
     println!("positions {n}");
     Ok(ExitCode::SUCCESS)
-}
-
-/// The commit of the checkout this binary sits in (target/release/ of a
-/// clone), for the shards' manifest: `+dirty` when tracked files differ
-/// from it, `unknown` for a binary outside a git checkout.
-fn git_commit() -> String {
-    let dir = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-        .unwrap_or_else(|| PathBuf::from("."));
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .arg("-C")
-            .arg(&dir)
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    match git(&["rev-parse", "--short=10", "HEAD"]) {
-        None => "unknown".into(),
-        Some(c) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
-            Some(s) if s.is_empty() => c,
-            _ => format!("{c}+dirty"),
-        },
-    }
 }
 
 fn data(cmd: DataCommand) -> Result<ExitCode, String> {
