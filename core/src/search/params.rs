@@ -92,6 +92,12 @@ params! {
     /// Plies more reduction for quiet moves when the TT move is a capture
     /// (the position's play is tactical: quiet moves rarely matter there).
     lmr_tt_capture LMR_TT_CAPTURE "LmrTtCapture" = 0, 0..=2;
+    /// Plies less reduction at a node that is or was on a principal
+    /// variation (the table's PV mark), unless the table says this PV node
+    /// fails low. Stockfish and Pikafish take 1 + 22 / (5 + depth) there
+    /// and reduce more everywhere else (docs/RESULTS.md, "The tree at long
+    /// time controls"); 0 keeps the mark unused.
+    lmr_tt_pv LMR_TT_PV "LmrTtPv" = 0, 0..=4;
     /// After a move raises alpha, the later moves of a node shallower than
     /// this are searched a ply shallower.
     alpha_raise_depth ALPHA_RAISE_DEPTH "AlphaRaiseDepth" = 12, 4..=64;

@@ -30,6 +30,9 @@ pub struct TtHit {
     pub bound: Bound,
     /// Written by the search now running (not by an earlier one).
     pub current: bool,
+    /// The position is or was on a principal variation ("ttPv"): searched
+    /// at a PV node, or stored by a node that had found it so marked.
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -45,8 +48,12 @@ const BUCKET: usize = 4;
 #[derive(Default)]
 struct Bucket([Entry; BUCKET]);
 const GEN_MASK: u8 = 0x3f;
-/// Stored depths are offset so that quiescence depths (down to -DEPTH_OFFSET) fit a byte.
+/// Stored depths are offset so that quiescence depths (down to
+/// -DEPTH_OFFSET) fit their seven bits (up to 119, past any search's reach:
+/// MAX_PLY is 120).
 const DEPTH_OFFSET: i32 = 8;
+const DEPTH_BITS: u64 = 0x7f;
+const PV_BIT: u64 = 1 << 55;
 
 pub struct Tt {
     table: Table,
@@ -57,11 +64,14 @@ pub struct Tt {
 /// Tables this large are cleared by several threads at once.
 const PARALLEL_CLEAR_BYTES: usize = 64 << 20;
 
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
+/// One entry's data: move (16 bits), score (16), evaluation (16), depth
+/// (7), the PV mark (1), bound (2), generation (6).
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, gen: u8) -> u64 {
     (mv.raw() as u64)
         | ((score as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
-        | (((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48)
+        | (((depth + DEPTH_OFFSET).clamp(0, DEPTH_BITS as i32) as u64) << 48)
+        | if pv { PV_BIT } else { 0 }
         | ((bound as u64) << 56)
         | ((gen as u64 & GEN_MASK as u64) << 58)
 }
@@ -77,15 +87,16 @@ fn unpack(data: u64, gen: u8) -> Option<TtHit> {
         mv: Move::from_raw(data as u16).unwrap_or(Move::NONE),
         score: (data >> 16) as u16 as i16 as i32,
         eval: (data >> 32) as u16 as i16 as i32,
-        depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
+        depth: data_depth(data) - DEPTH_OFFSET,
         bound,
         current: data_gen(data) == gen,
+        pv: data & PV_BIT != 0,
     })
 }
 
 #[inline]
 fn data_depth(data: u64) -> i32 {
-    ((data >> 48) & 0xff) as i32
+    ((data >> 48) & DEPTH_BITS) as i32
 }
 
 #[inline]
@@ -195,7 +206,19 @@ impl Tt {
         None
     }
 
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    /// Stores a search result; `pv` marks a position that is or was on a
+    /// principal variation.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let gen = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = &bucket[0];
@@ -212,7 +235,7 @@ impl Tt {
                         return;
                     }
                     let mv = if mv.is_none() { old.mv } else { mv };
-                    let new = pack(mv, score, eval, depth, bound, gen);
+                    let new = pack(mv, score, eval, depth, bound, pv, gen);
                     e.key.store(key ^ new, Ordering::Relaxed);
                     e.data.store(new, Ordering::Relaxed);
                     return;
@@ -225,7 +248,7 @@ impl Tt {
                 victim = e;
             }
         }
-        let new = pack(mv, score, eval, depth, bound, gen);
+        let new = pack(mv, score, eval, depth, bound, pv, gen);
         victim.key.store(key ^ new, Ordering::Relaxed);
         victim.data.store(new, Ordering::Relaxed);
     }
@@ -398,7 +421,7 @@ mod tests {
                 .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
                 .collect();
             for &k in &keys {
-                tt.store(k, mv, 1, 2, 3, Bound::Exact);
+                tt.store(k, mv, 1, 2, 3, Bound::Exact, false);
             }
             assert!(keys.iter().filter(|&&k| tt.probe(k).is_some()).count() > 1000);
             tt.clear();
@@ -434,8 +457,17 @@ mod tests {
     fn store_and_probe_round_trip() {
         let tt = Tt::new(1);
         let mv: Move = "h2e2".parse().unwrap();
-        tt.store(0xdead_beef_1234_5678, mv, -29990, 37, 12, Bound::Lower);
+        tt.store(
+            0xdead_beef_1234_5678,
+            mv,
+            -29990,
+            37,
+            12,
+            Bound::Lower,
+            true,
+        );
         let hit = tt.probe(0xdead_beef_1234_5678).expect("hit");
+        assert!(hit.pv);
         assert_eq!(hit.mv, mv);
         assert_eq!(hit.score, -29990);
         assert_eq!(hit.eval, 37);
@@ -447,14 +479,21 @@ mod tests {
         tt.new_search();
         let hit = tt.probe(0xdead_beef_1234_5678).expect("hit");
         assert_eq!((hit.score, hit.current), (-29990, false));
-        tt.store(0xdead_beef_1234_5678, mv, 11, 37, 13, Bound::Exact);
-        assert!(tt.probe(0xdead_beef_1234_5678).unwrap().current);
+        tt.store(0xdead_beef_1234_5678, mv, 11, 37, 13, Bound::Exact, false);
+        let hit = tt.probe(0xdead_beef_1234_5678).unwrap();
+        assert!(hit.current && !hit.pv);
     }
 
     #[test]
     fn quiescence_depths_fit() {
         let tt = Tt::new(1);
-        tt.store(42, Move::NONE, 5, 5, -1, Bound::Upper);
+        tt.store(42, Move::NONE, 5, 5, -1, Bound::Upper, false);
         assert_eq!(tt.probe(42).map(|h| h.depth), Some(-1));
+        // The deepest depth a search can reach fits, and the PV mark beside
+        // it is its own bit.
+        let max = crate::search::MAX_DEPTH as i32;
+        tt.store(43, Move::NONE, 5, 5, max, Bound::Lower, true);
+        let hit = tt.probe(43).unwrap();
+        assert_eq!((hit.depth, hit.pv, hit.bound), (max, true, Bound::Lower));
     }
 }

@@ -425,6 +425,9 @@ impl<'a> Worker<'a> {
         } else {
             hit.map_or(Move::NONE, |h| h.mv)
         };
+        // On a principal variation now or once (Stockfish's ttPv): marked in
+        // the table with every result stored here.
+        let tt_pv = pv || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit {
             stats::bump(nt, Stat::TtHit);
             if !pv && excluded.is_none() && h.depth >= depth {
@@ -558,6 +561,7 @@ impl<'a> Worker<'a> {
                         static_eval,
                         depth - 3,
                         Bound::Lower,
+                        tt_pv,
                     );
                     stats::bump(nt, Stat::ProbcutCutoff);
                     return v;
@@ -589,6 +593,10 @@ impl<'a> Worker<'a> {
         let big = self.has_big_pieces();
         let check_info = self.pos.check_info();
         let tt_capture = !tt_move.is_none() && self.pos.is_capture(tt_move);
+        // A PV node the table says failed low at this depth or deeper.
+        let likely_fail_low = pv
+            && !tt_move.is_none()
+            && hit.is_some_and(|h| h.bound == Bound::Upper && h.depth >= depth);
 
         while let Some(mv) = mp.next(&self.pos, self.heur) {
             if (root && !self.root_allowed(mv)) || mv == excluded {
@@ -723,6 +731,7 @@ impl<'a> Worker<'a> {
                 r += (!pv) as i32 + params::lmr_cut() * cut as i32 - improving as i32;
                 r -= refutation as i32 + params::lmr_check() * gives_check as i32;
                 r += params::lmr_tt_capture() * (tt_capture && !capture) as i32;
+                r -= params::lmr_tt_pv() * (tt_pv && !likely_fail_low) as i32;
                 r -= hist / params::lmr_hist_div();
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 stats::bump(nt, Stat::LmrSearches);
@@ -842,9 +851,15 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        self.shared.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            static_eval,
+            depth,
+            bound,
+            tt_pv,
+        );
         best
     }
 
@@ -908,6 +923,7 @@ impl<'a> Worker<'a> {
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
+        let tt_pv = pv || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit {
             if !pv {
                 if let Some(s) = tt_cutoff(&h, ply, alpha, beta) {
@@ -941,6 +957,7 @@ impl<'a> Worker<'a> {
                         static_eval,
                         -1,
                         Bound::Lower,
+                        tt_pv,
                     );
                 }
                 return best;
@@ -1020,9 +1037,15 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         let depth = if in_check { 0 } else { -1 };
-        self.shared
-            .tt
-            .store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        self.shared.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            static_eval,
+            depth,
+            bound,
+            tt_pv,
+        );
         best
     }
 
@@ -1275,6 +1298,7 @@ mod tests {
 
     fn hit(score: i32, bound: Bound, current: bool) -> TtHit {
         TtHit {
+            pv: false,
             mv: Move::NONE,
             score,
             eval: 0,
