@@ -844,13 +844,7 @@ impl<'a> Worker<'a> {
             // A search without one move: its result is not this node's.
             return best;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv && !best_move.is_none() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = result_bound(best, beta, pv, best_move);
         self.shared.tt.store(
             key,
             best_move,
@@ -1029,13 +1023,7 @@ impl<'a> Worker<'a> {
         if in_check && move_count == 0 {
             return mated_in(ply);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv && !best_move.is_none() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = result_bound(best, beta, pv, best_move);
         let depth = if in_check { 0 } else { -1 };
         self.shared.tt.store(
             key,
@@ -1270,6 +1258,20 @@ impl<'a> Worker<'a> {
         for (i, (score, pv)) in out.lines.iter().enumerate() {
             on_info(&info(*score, pv, Some(i as u32 + 1)));
         }
+    }
+}
+
+/// What a node's result is for the table: a fail high is a lower bound,
+/// a PV node's result with a move that raised alpha is exact, anything
+/// else an upper bound.
+#[inline]
+fn result_bound(best: i32, beta: i32, pv: bool, best_move: Move) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if pv && !best_move.is_none() {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 
