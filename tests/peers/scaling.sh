@@ -17,7 +17,9 @@
 # CHUHE (default target/release/chuhe) is the build measured. The openings
 # are the shared suite, shuffled with one seed, each pair's opening played
 # with colours swapped; Hash 64 MB for each engine (128 at 1 min + 1 s), two
-# games at a time. The machine should run nothing else meanwhile.
+# games at a time (CONCURRENCY: on a machine of N cores, N - 1 leaves one
+# for the runner and the system; a game has one engine thinking at a time).
+# The machine should run nothing else meanwhile.
 # `chuhe match` prints each stage's Elo, the game pairs, how the games
 # ended (the repetition rules apart) and each engine's time, depth and
 # speed per move: the columns of docs/RESULTS.md's table.
@@ -42,7 +44,7 @@ match() {
     [[ -s $pgn ]] && resume=(--resume)
     echo "== $name: $games games, --tc $tc ($(date -u +%FT%TZ))"
     "$chuhe" match "$@" --tc "$tc" --openings tests/data/openings.txt --shuffle \
-        --seed 52 --random-plies 2 --games "$games" --concurrency 2 \
+        --seed 52 --random-plies 2 --games "$games" --concurrency "${CONCURRENCY:-2}" \
         --pgn "$pgn" "${resume[@]}" | tee "$out/$name.txt"
 }
 
