@@ -247,14 +247,21 @@ const CHUHE3_BENCH_EVALS: [i32; 37] = [
     540, -75, 237, 1239, 70, 480, -1254, 372, -477, 752, -295, -51, -981, 885, 1330, 639, -37,
 ];
 const CHUHE3_RANDOM_EVAL_HASH: u64 = 0x9628_0947_d696_4fac;
-/// The same for the built-in chuhe-4 (chuhe-3's shape, trained on gen4-s6):
-/// any change to the arithmetic, the file reader or the bucket choice that
-/// moves one evaluation shows here.
+/// The same for chuhe-4 (chuhe-3's shape, trained on gen4-s6), built in
+/// until chuhe-6 replaced it.
 const CHUHE4_BENCH_EVALS: [i32; 37] = [
     25, 37, 19, 30, 27, 45, 48, 33, 20, -30, 25, -85, -689, 2180, -1866, 7, -1146, -72, 62, -857,
     686, -147, 366, 1573, 132, 456, -1380, 433, -474, 816, -390, -160, -1150, 903, 1380, 714, -107,
 ];
 const CHUHE4_RANDOM_EVAL_HASH: u64 = 0x8c8f_50fc_bbe3_d1db;
+/// The same for the built-in chuhe-6 (chuhe-4's shape, trained on gen5):
+/// any change to the arithmetic, the file reader or the bucket choice that
+/// moves one evaluation shows here.
+const CHUHE6_BENCH_EVALS: [i32; 37] = [
+    29, 52, 27, 34, 29, 45, 29, 43, 26, -43, 30, -228, -784, 2676, -2280, 1, -1397, 39, 75, -996,
+    663, -132, 343, 1883, 155, 542, -1662, 524, -581, 993, -511, -166, -1348, 1008, 1777, 911, -80,
+];
+const CHUHE6_RANDOM_EVAL_HASH: u64 = 0x11af_18b1_93e5_77c3;
 
 fn random_game_eval_hash(net: &Network) -> (usize, u64) {
     let mut rng = SplitMix64::new(2024);
@@ -302,25 +309,37 @@ fn shipped_file(name: &str) -> Vec<u8> {
 #[test]
 fn the_built_in_network_evaluates_as_before() {
     let net = chuhe_core::nnue::default_network().unwrap();
-    assert_eq!(chuhe_core::nnue::EMBEDDED_NAME, "chuhe-4.nnue");
+    assert_eq!(chuhe_core::nnue::EMBEDDED_NAME, "chuhe-6.nnue");
     assert_eq!((net.hidden(), net.buckets()), (256, 8));
     // The binary holds the file in the repository, byte for byte.
-    assert_eq!(net.to_bytes(), shipped_file("chuhe-4.nnue"));
-    evaluates_as_pinned(&net, &CHUHE4_BENCH_EVALS, CHUHE4_RANDOM_EVAL_HASH);
+    assert_eq!(net.to_bytes(), shipped_file("chuhe-6.nnue"));
+    evaluates_as_pinned(&net, &CHUHE6_BENCH_EVALS, CHUHE6_RANDOM_EVAL_HASH);
+}
+
+/// A shipped network that is no longer built in still loads with its shape
+/// and evaluates as pinned.
+fn shipped_evaluates_as_pinned(name: &str, shape: (usize, usize), evals: &[i32], hash: u64) {
+    let net = Network::from_bytes(&shipped_file(name)).unwrap();
+    assert_eq!((net.hidden(), net.buckets()), shape);
+    evaluates_as_pinned(&net, evals, hash);
 }
 
 #[test]
 fn chuhe_2_evaluates_as_before() {
-    let net = Network::from_bytes(&shipped_file("chuhe-2.nnue")).unwrap();
-    assert_eq!((net.hidden(), net.buckets()), (256, 1));
-    evaluates_as_pinned(&net, &CHUHE2_BENCH_EVALS, CHUHE2_RANDOM_EVAL_HASH);
+    let (evals, hash) = (&CHUHE2_BENCH_EVALS, CHUHE2_RANDOM_EVAL_HASH);
+    shipped_evaluates_as_pinned("chuhe-2.nnue", (256, 1), evals, hash);
 }
 
 #[test]
 fn chuhe_3_evaluates_as_before() {
-    let net = Network::from_bytes(&shipped_file("chuhe-3.nnue")).unwrap();
-    assert_eq!((net.hidden(), net.buckets()), (256, 8));
-    evaluates_as_pinned(&net, &CHUHE3_BENCH_EVALS, CHUHE3_RANDOM_EVAL_HASH);
+    let (evals, hash) = (&CHUHE3_BENCH_EVALS, CHUHE3_RANDOM_EVAL_HASH);
+    shipped_evaluates_as_pinned("chuhe-3.nnue", (256, 8), evals, hash);
+}
+
+#[test]
+fn chuhe_4_evaluates_as_before() {
+    let (evals, hash) = (&CHUHE4_BENCH_EVALS, CHUHE4_RANDOM_EVAL_HASH);
+    shipped_evaluates_as_pinned("chuhe-4.nnue", (256, 8), evals, hash);
 }
 
 #[test]

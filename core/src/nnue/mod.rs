@@ -13,8 +13,8 @@ use std::sync::Arc;
 /// The shipped network, built into the binary so that `cargo run --release`
 /// plays with it and nothing is downloaded (see nnue/README.md for how it
 /// was trained).
-pub const EMBEDDED_NAME: &str = "chuhe-4.nnue";
-static EMBEDDED: &[u8] = include_bytes!("../../../nnue/chuhe-4.nnue");
+pub const EMBEDDED_NAME: &str = "chuhe-6.nnue";
+static EMBEDDED: &[u8] = include_bytes!("../../../nnue/chuhe-6.nnue");
 
 static DEFAULT: Lazy<Option<Arc<Network>>> =
     Lazy::new(|| Network::from_bytes(EMBEDDED).ok().map(Arc::new));
