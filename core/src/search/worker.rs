@@ -1135,7 +1135,7 @@ impl<'a> Worker<'a> {
             } else {
                 1.0
             };
-            let factor = (0.7 + instability * 0.45) * falling * effort;
+            let factor = (params::tm_soft() as f64 / 100.0 + instability * 0.45) * falling * effort;
             instability *= 0.55;
             if let Some(tm) = self.time.as_mut() {
                 if self.shared.handle.ponderhit.load(Ordering::Relaxed) {
