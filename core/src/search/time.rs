@@ -23,6 +23,20 @@ pub struct TimeManager {
     /// The root score of this side's previous search in the game: what the
     /// engine expected when it moved last.
     previous: Option<i32>,
+    /// Recent changes of the best move, each counting less an iteration on.
+    instability: f64,
+}
+
+/// How much one change of best move raises the soft limit's factor...
+const INSTABILITY_WEIGHT: f64 = 0.45;
+/// ...and how much of that is left an iteration later.
+const INSTABILITY_DECAY: f64 = 0.55;
+
+/// The soft limit's scale after an iteration: `TmSoft` percent of the
+/// move's share for a settled search, more for each recent change of best
+/// move (`instability`), times the falling-score and node-effort scales.
+pub fn soft_factor(instability: f64, falling: f64, effort: f64) -> f64 {
+    (params::tm_soft() as f64 / 100.0 + instability * INSTABILITY_WEIGHT) * falling * effort
 }
 
 /// Score differences count for the time factor up to this much (mates and
@@ -93,6 +107,7 @@ impl TimeManager {
             on_ponderhit: later,
             fixed: limits.movetime.is_some(),
             previous: None,
+            instability: 0.0,
         }
     }
 
@@ -115,6 +130,29 @@ impl TimeManager {
         let since_move = self.previous.map_or(0, |p| p - score);
         let in_search = earlier.map_or(0, |e| e - score);
         falling_scale(since_move, in_search)
+    }
+
+    /// After each finished iteration of the main search: whether to stop
+    /// iterating. `best_changed`: the iteration changed the best move;
+    /// `score`, `last`, `earlier` as for `falling`; `best_share`: the
+    /// share of the nodes spent below the best move (None where it means
+    /// little yet, in the first few iterations).
+    pub fn iteration_done(
+        &mut self,
+        best_changed: bool,
+        score: i32,
+        last: Option<i32>,
+        earlier: Option<i32>,
+        best_share: Option<f64>,
+    ) -> bool {
+        if best_changed {
+            self.instability += 1.0;
+        }
+        let falling = self.falling(score, last, earlier);
+        let effort = best_share.map_or(1.0, effort_scale);
+        let factor = soft_factor(self.instability, falling, effort);
+        self.instability *= INSTABILITY_DECAY;
+        self.soft_exceeded(factor)
     }
 
     /// The opponent played the expected move: the clock starts now.
@@ -220,6 +258,34 @@ mod tests {
             assert!(tm.falling(50, Some(50), Some(50)) > 1.5);
             assert!(tm.falling(120, Some(120), Some(120)) < 1.0);
         }
+    }
+
+    #[test]
+    fn an_unstable_best_move_buys_time() {
+        let settled = soft_factor(0.0, 1.0, 1.0);
+        assert_eq!(settled, params::tm_soft() as f64 / 100.0);
+        assert!(soft_factor(1.0, 1.0, 1.0) > settled + 0.4);
+        assert_eq!(soft_factor(0.0, 1.5, 1.0), settled * 1.5);
+        // Changes of best move are remembered for a few iterations, less
+        // each time: with a clock of 10 s a move (share 1 s, nothing spent
+        // yet) nothing stops, whatever the instability.
+        let mut tm = TimeManager::new(&Limits {
+            movestogo: Some(10),
+            time: Some(ms(10_000)),
+            ..Limits::default()
+        });
+        assert!(!tm.iteration_done(true, 0, Some(0), None, None));
+        assert_eq!(tm.instability, INSTABILITY_DECAY);
+        assert!(!tm.iteration_done(false, 0, Some(0), None, Some(0.9)));
+        assert_eq!(tm.instability, INSTABILITY_DECAY * INSTABILITY_DECAY);
+        // A clock of 30 ms gives a share of about 1 ms and a hard limit
+        // under 5: past that, even the most unsettled search stops.
+        let mut tm = TimeManager::new(&Limits {
+            time: Some(ms(30)),
+            ..Limits::default()
+        });
+        std::thread::sleep(ms(10));
+        assert!(tm.iteration_done(true, -200, Some(0), Some(0), Some(0.0)));
     }
 
     #[test]

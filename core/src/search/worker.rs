@@ -8,7 +8,7 @@ use super::movepick::MovePicker;
 use super::params;
 use super::see::see_ge;
 use super::stats::{self, DepthStat, Stat};
-use super::time::{effort_scale, TimeManager};
+use super::time::TimeManager;
 use super::tt::{Bound, Tt, TtHit};
 use super::values::*;
 use crate::board::{zobrist, Color, Move, PieceKind, Position};
@@ -1063,7 +1063,6 @@ impl<'a> Worker<'a> {
         } else {
             1
         };
-        let mut instability = 0.0f64;
         let mut iter_scores: Vec<i32> = Vec::new();
         let offset = (self.id % 2) as i32;
         let mut depth = 1;
@@ -1093,9 +1092,7 @@ impl<'a> Worker<'a> {
             if lines_wanted > 1 && !self.more_lines(lines_wanted, &mut out) {
                 break;
             }
-            if out.best != self.prev_best && depth > 1 {
-                instability += 1.0;
-            }
+            let best_changed = out.best != self.prev_best && depth > 1;
             self.prev_best = out.best;
             if !self.is_main() {
                 depth += 1;
@@ -1119,29 +1116,20 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
-            // Also against the score three iterations back: one iteration's
-            // swing is partly the odd-even effect.
+            // A falling score is judged against the last iteration and the
+            // one three back: one iteration's swing is partly the odd-even
+            // effect.
             let back = |n: usize| iter_scores.len().checked_sub(n).map(|i| iter_scores[i]);
             let (last, earlier) = (back(1), back(3));
             iter_scores.push(score);
-            let falling = self
-                .time
-                .as_ref()
-                .map_or(1.0, |t| t.falling(score, last, earlier));
             // The best move's node share means little in the first few
             // iterations, which take a sliver of the time anyway.
-            let effort = if depth >= 8 {
-                effort_scale(self.best_share(out.best))
-            } else {
-                1.0
-            };
-            let factor = (params::tm_soft() as f64 / 100.0 + instability * 0.45) * falling * effort;
-            instability *= 0.55;
+            let share = (depth >= 8).then(|| self.best_share(out.best));
             if let Some(tm) = self.time.as_mut() {
                 if self.shared.handle.ponderhit.load(Ordering::Relaxed) {
                     tm.ponderhit();
                 }
-                if tm.soft_exceeded(factor) {
+                if tm.iteration_done(best_changed, score, last, earlier, share) {
                     break;
                 }
             }
