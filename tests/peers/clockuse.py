@@ -51,14 +51,22 @@ def control(text):
 
 def main(argv):
     moves = 40
-    if len(argv) >= 2 and argv[0] == "--moves":
+    if argv and argv[0] == "--moves":
+        if len(argv) < 2 or not argv[1].isdigit() or int(argv[1]) < 1:
+            sys.exit("--moves N: N a number of moves, 1 or more")
         moves = int(argv[1])
         argv = argv[2:]
     if not argv:
         sys.exit(__doc__)
     per = {}  # engine -> dict of lists
     for path in argv:
-        for tags, comments in games(path):
+        try:
+            read = list(games(path))
+        except (OSError, UnicodeDecodeError) as e:
+            sys.exit(f"{path}: {e}")
+        for tags, comments in read:
+            if not tags:
+                continue  # text outside any game: not a PGN
             for side, colour in ((0, "Red"), (1, "Black")):
                 name = tags.get(colour, colour)
                 tc = control(tags.get(colour + "TimeControl", tags.get("TimeControl")))
