@@ -2,8 +2,9 @@
 """How each engine of a `chuhe match` PGN spent its clock: the search time
 it reported in its move comments ("... 1.234s ..."), per engine, over
 all of its games. Moves are counted from its first search: the opening's
-book moves and random plies are played before the clocks start. Not part of `cargo test`;
-docs/RESULTS.md, "Chuhe leaves its clock unspent", has a run.
+book moves and random plies are played before the clocks start. Not part
+of `cargo test`; docs/RESULTS.md, "Chuhe leaves its clock unspent", has a
+run.
 
     tests/peers/clockuse.py [--moves N] A.pgn [B.pgn ...]
 

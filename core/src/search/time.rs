@@ -25,6 +25,8 @@ pub struct TimeManager {
     previous: Option<i32>,
     /// Recent changes of the best move, each counting less an iteration on.
     instability: f64,
+    /// The root score of each finished iteration of this search.
+    scores: Vec<i32>,
 }
 
 /// How much one change of best move raises the soft limit's factor...
@@ -35,7 +37,7 @@ const INSTABILITY_DECAY: f64 = 0.55;
 /// The soft limit's scale after an iteration: `TmSoft` percent of the
 /// move's share for a settled search, more for each recent change of best
 /// move (`instability`), times the falling-score and node-effort scales.
-pub fn soft_factor(instability: f64, falling: f64, effort: f64) -> f64 {
+fn soft_factor(instability: f64, falling: f64, effort: f64) -> f64 {
     (params::tm_soft() as f64 / 100.0 + instability * INSTABILITY_WEIGHT) * falling * effort
 }
 
@@ -50,7 +52,7 @@ const MAX_DROP: i32 = 300;
 /// critical move: spend more, up to 1.7 times the share; a rising one,
 /// down to 0.8 times (Stockfish's "falling eval", with its weights: the
 /// fall since the last move counts twice).
-pub fn falling_scale(drop_since_move: i32, drop_in_search: i32) -> f64 {
+fn falling_scale(drop_since_move: i32, drop_in_search: i32) -> f64 {
     let d =
         2 * drop_since_move.clamp(-MAX_DROP, MAX_DROP) + drop_in_search.clamp(-MAX_DROP, MAX_DROP);
     (1.0 + d as f64 / 100.0).clamp(0.8, 1.7)
@@ -87,7 +89,7 @@ fn budget(limits: &Limits) -> Option<(Duration, Duration)> {
 /// never seriously challenged: stop sooner. One that took little of it
 /// had close rivals the search is still sorting out: go on longer. About
 /// 1 at a share of three quarters, the usual share in a settled search.
-pub fn effort_scale(best_share: f64) -> f64 {
+fn effort_scale(best_share: f64) -> f64 {
     ((1.5 - best_share.clamp(0.0, 1.0)) * 1.35).clamp(0.6, 1.8)
 }
 
@@ -108,6 +110,7 @@ impl TimeManager {
             fixed: limits.movetime.is_some(),
             previous: None,
             instability: 0.0,
+            scores: Vec::new(),
         }
     }
 
@@ -119,7 +122,7 @@ impl TimeManager {
     /// The soft limit's scale for a root score of `score`; `last` is the
     /// previous iteration's score and `earlier` the one three iterations
     /// back (None: no comparison to make).
-    pub fn falling(&self, score: i32, last: Option<i32>, earlier: Option<i32>) -> f64 {
+    fn falling(&self, score: i32, last: Option<i32>, earlier: Option<i32>) -> f64 {
         if params::tm_falling() == 0 {
             return match last {
                 Some(p) if score < p - 40 => 1.4,
@@ -134,21 +137,23 @@ impl TimeManager {
 
     /// After each finished iteration of the main search: whether to stop
     /// iterating. `best_changed`: the iteration changed the best move;
-    /// `score`, `last`, `earlier` as for `falling`; `best_share`: the
-    /// share of the nodes spent below the best move (None where it means
-    /// little yet, in the first few iterations).
+    /// `score`: its root score; `best_share`: the share of the nodes spent
+    /// below the best move (None where it means little yet, in the first
+    /// few iterations).
     pub fn iteration_done(
         &mut self,
         best_changed: bool,
         score: i32,
-        last: Option<i32>,
-        earlier: Option<i32>,
         best_share: Option<f64>,
     ) -> bool {
         if best_changed {
             self.instability += 1.0;
         }
-        let falling = self.falling(score, last, earlier);
+        // A falling score is judged against the last iteration and the one
+        // three back: one iteration's swing is partly the odd-even effect.
+        let back = |n: usize| self.scores.len().checked_sub(n).map(|i| self.scores[i]);
+        let falling = self.falling(score, back(1), back(3));
+        self.scores.push(score);
         let effort = best_share.map_or(1.0, effort_scale);
         let factor = soft_factor(self.instability, falling, effort);
         self.instability *= INSTABILITY_DECAY;
@@ -182,7 +187,7 @@ impl TimeManager {
 
     /// Whether to stop iterating, with the soft limit scaled by `factor`
     /// (more than 1 when the search is unsettled), never past the hard one.
-    pub fn soft_exceeded(&self, factor: f64) -> bool {
+    fn soft_exceeded(&self, factor: f64) -> bool {
         if self.fixed {
             // `movetime` means think exactly that long: only the hard limit ends it.
             return self.hard_exceeded();
@@ -274,9 +279,10 @@ mod tests {
             time: Some(ms(10_000)),
             ..Limits::default()
         });
-        assert!(!tm.iteration_done(true, 0, Some(0), None, None));
+        assert!(!tm.iteration_done(true, 0, None));
         assert_eq!(tm.instability, INSTABILITY_DECAY);
-        assert!(!tm.iteration_done(false, 0, Some(0), None, Some(0.9)));
+        assert!(!tm.iteration_done(false, 0, Some(0.9)));
+        assert_eq!(tm.scores, [0, 0]);
         assert_eq!(tm.instability, INSTABILITY_DECAY * INSTABILITY_DECAY);
         // A clock of 30 ms gives a share of about 1 ms and a hard limit
         // under 5: past that, even the most unsettled search stops.
@@ -285,7 +291,8 @@ mod tests {
             ..Limits::default()
         });
         std::thread::sleep(ms(10));
-        assert!(tm.iteration_done(true, -200, Some(0), Some(0), Some(0.0)));
+        assert!(tm.iteration_done(true, 0, None));
+        assert!(tm.iteration_done(true, -200, Some(0.0)));
     }
 
     #[test]

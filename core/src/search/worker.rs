@@ -1063,7 +1063,6 @@ impl<'a> Worker<'a> {
         } else {
             1
         };
-        let mut iter_scores: Vec<i32> = Vec::new();
         let offset = (self.id % 2) as i32;
         let mut depth = 1;
         while depth <= max_depth {
@@ -1116,12 +1115,6 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
-            // A falling score is judged against the last iteration and the
-            // one three back: one iteration's swing is partly the odd-even
-            // effect.
-            let back = |n: usize| iter_scores.len().checked_sub(n).map(|i| iter_scores[i]);
-            let (last, earlier) = (back(1), back(3));
-            iter_scores.push(score);
             // The best move's node share means little in the first few
             // iterations, which take a sliver of the time anyway.
             let share = (depth >= 8).then(|| self.best_share(out.best));
@@ -1129,7 +1122,7 @@ impl<'a> Worker<'a> {
                 if self.shared.handle.ponderhit.load(Ordering::Relaxed) {
                     tm.ponderhit();
                 }
-                if tm.iteration_done(best_changed, score, last, earlier, share) {
+                if tm.iteration_done(best_changed, score, share) {
                     break;
                 }
             }
