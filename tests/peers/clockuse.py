@@ -20,6 +20,7 @@ The control is the game's `TimeControl` tag ("60+1"), or the side's own
 `RedTimeControl` / `BlackTimeControl` in a match with time odds.
 """
 import re
+import signal
 import statistics
 import sys
 
@@ -102,4 +103,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # Piped into `head`, end quietly like the shell tools rather than with
+    # a BrokenPipeError traceback.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     main(sys.argv[1:])
