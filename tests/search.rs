@@ -340,15 +340,16 @@ fn sudden_death_clock_gives_a_move() {
 #[test]
 fn game_history_with_a_cycle_is_searched() {
     // Red, a rook and a cannon down, and Black have shuffled their rooks
-    // round a cycle (a0a1 i9i8 a1a0 i8i9) without checking or chasing. With
-    // that history a0a1 repeats a position, an idle repetition the rules call
-    // a draw, and the search takes it; from the same board without the
-    // history the draw is not there and Red is worse (its best is to win a
-    // rook back with a0a9+, leaving rook against rook and cannon).
-    const FEN: &str = "3k4r/9/1c5r1/9/9/9/9/9/9/R3K4 w - - 0 1";
-    let repeat: Move = "a0a1".parse().unwrap();
+    // round a cycle (i9i8 a0a1 i8i9 a1a0) without checking or chasing, once
+    // and nearly twice. With that history a1a0 brings the first position
+    // back for the third time, an idle repetition the rules call a draw, and
+    // the search takes it; from the same board without the history the draw
+    // is not there and Red is worse (its best is to win a rook back with
+    // a1a9+, leaving rook against rook and cannon).
+    const FEN: &str = "3k4r/9/1c5r1/9/9/9/9/9/9/R3K4 b - - 0 1";
+    let repeat: Move = "a1a0".parse().unwrap();
     let mut pos = Position::from_fen(FEN).unwrap();
-    for mv in ["a0a1", "i9i8", "a1a0", "i8i9"] {
+    for mv in ["i9i8", "a0a1", "i8i9", "a1a0", "i9i8", "a0a1", "i8i9"] {
         pos.make_move(mv.parse().unwrap());
     }
     let fresh = Position::from_fen(&pos.fen()).unwrap();
@@ -368,6 +369,27 @@ fn game_history_with_a_cycle_is_searched() {
             Score::Mate(n) => n < 0,
         },
         "{without:?}"
+    );
+}
+
+/// The same shuffle once round (a0a1 i9i8 a1a0 i8i9): a0a1 brings a
+/// position back, but only for the second time, and Black, far ahead, may
+/// vary before the third. So the history offers Red no draw, and its best
+/// and its score are those of the bare board.
+#[test]
+fn a_cycle_once_round_is_no_draw_yet() {
+    const FEN: &str = "3k4r/9/1c5r1/9/9/9/9/9/9/R3K4 w - - 0 1";
+    let mut pos = Position::from_fen(FEN).unwrap();
+    for mv in ["a0a1", "i9i8", "a1a0", "i8i9"] {
+        pos.make_move(mv.parse().unwrap());
+    }
+    let with_history = search(&mut engine(), &pos, depth(6));
+    assert!(
+        match with_history.score {
+            Score::Cp(v) => v < -50,
+            Score::Mate(n) => n < 0,
+        },
+        "{with_history:?}"
     );
 }
 

@@ -340,15 +340,33 @@ impl<'a> Worker<'a> {
         let key = pos.key();
         // A position cannot recur after two plies: each side must move away
         // and back, so the shortest cycle is four plies.
+        //
+        // A recurrence inside the tree (the earlier occurrence after the
+        // root) ends the line at once: the side that chose the cycle could
+        // have left it, so it counts as chosen for good. One whose earlier
+        // occurrence is the root or the game before it needs a second: the
+        // game's own cycle is not ended by the referee until the third
+        // occurrence, and until then the side the cycle forbids may still
+        // vary. Judged at the first, a king that steps out of the opponent's
+        // check back onto a square it stood on would score as a rule win,
+        // although the checker simply plays on (Stockfish and Pikafish count
+        // the same way).
         let mut k = 4;
+        let mut before_root = false;
         while k <= limit {
             if hist[hist.len() - k].key == key {
-                let win = RULE_WIN - ply as i32;
-                return Some(match self.cycles.score(&mut self.pos, k) {
-                    RepetitionScore::Draw => 0,
-                    RepetitionScore::Win => win,
-                    RepetitionScore::Loss => -win,
-                });
+                if k < ply || before_root {
+                    // The whole stretch since the first of the occurrences
+                    // is judged, two cycles for a game's own, as the referee
+                    // judges them.
+                    let win = RULE_WIN - ply as i32;
+                    return Some(match self.cycles.score(&mut self.pos, k) {
+                        RepetitionScore::Draw => 0,
+                        RepetitionScore::Win => win,
+                        RepetitionScore::Loss => -win,
+                    });
+                }
+                before_root = true;
             }
             k += 2;
         }
