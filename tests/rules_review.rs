@@ -637,7 +637,7 @@ fn a_discovered_check_at_hand_makes_a_mate_threat_and_a_chase_through_check() {
         cycle,
         &[Idle, Idle, Chase, Idle],
         (DRAW, Reason::RepetitionDraw),
-        search_view(RED_LOSES),
+        search_view(RED_LOSES, Reason::PerpetualAttack),
     );
     // The cannon i7, whose capture allows mate, is not among the targets.
     assert!(chased(fen, cycle, 0).is_empty());
@@ -719,7 +719,7 @@ fn check_flipped(fen: &str, cycle: &str, classes: &[MoveClass], outcome: Outcome
         &cycle,
         classes,
         (swap_colours(outcome), reason),
-        search_view(outcome),
+        search_view(outcome, reason),
     );
 }
 

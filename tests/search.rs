@@ -498,12 +498,14 @@ fn multipv_lines_are_distinct_sorted_and_led_by_the_single_pv_choice() {
 }
 
 /// Issue 24's game: Red's rook swings i2/h2 against the loose black
-/// knights. With the red knight f0 and cannon e0 both there, each swing
-/// chases (the knight is won after the check Nf0-e2, seeds 29.1), so going
-/// round again loses for Red, and the search, given the game, scores the
-/// swing back as that loss and plays something else. With either piece
-/// gone the swings are idle and the same cycle is a draw, never a loss:
-/// the search must not shun it for a reason the rules do not give.
+/// knights, round the cycle twice, so the position stands for the third
+/// time. With the red knight f0 and cannon e0 both there, each swing
+/// chases (the knight is won after the check Nf0-e2, seeds 29.1), so Red
+/// must vary: swinging again (the move the referee would ban) loses, and
+/// the search, given the game, scores that swing as the loss and plays
+/// something else. With either piece gone the swings are idle and the same
+/// cycle is a draw, never a loss: the search must not shun it for a reason
+/// the rules do not give.
 #[test]
 fn the_search_scores_issue_24s_cycle_as_the_judge_does() {
     use chuhe_core::search::values::WIN_BOUND;
@@ -511,26 +513,26 @@ fn the_search_scores_issue_24s_cycle_as_the_judge_does() {
         Score::Cp(v) => v <= -WIN_BOUND,
         Score::Mate(n) => n < 0,
     };
-    let back: Move = "h2i2".parse().unwrap();
+    let again: Move = "i2h2".parse().unwrap();
     for (fen, chase) in [
         ("2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4CN3 w - - 0 1", true),
         ("2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/4C4 w - - 0 1", false),
         ("2b1k4/7n1/8n/2r6/9/9/9/8R/3K5/5N3 w - - 0 1", false),
     ] {
         let mut pos = Position::from_fen(fen).unwrap();
-        for mv in "i2h2 c9a7 h2i2 a7c9 i2h2 c9a7".split_whitespace() {
+        for mv in "i2h2 c9a7 h2i2 a7c9 i2h2 c9a7 h2i2 a7c9".split_whitespace() {
             pos.make_move(mv.parse().unwrap());
         }
-        let only_back = Limits {
+        let only_again = Limits {
             depth: Some(8),
-            searchmoves: vec![back],
+            searchmoves: vec![again],
             ..Limits::default()
         };
-        let r = search(&mut engine(), &pos, only_back);
-        assert_eq!(lost(r.score), chase, "{fen}: h2i2 scores {:?}", r.score);
+        let r = search(&mut engine(), &pos, only_again);
+        assert_eq!(lost(r.score), chase, "{fen}: i2h2 scores {:?}", r.score);
         if chase {
             let free = search(&mut engine(), &pos, depth(8));
-            assert_ne!(free.best, Some(back), "{fen}: {free:?}");
+            assert_ne!(free.best, Some(again), "{fen}: {free:?}");
             assert!(!lost(free.score), "{fen}: {free:?}");
         }
     }

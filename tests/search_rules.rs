@@ -83,3 +83,25 @@ fn a_games_first_recurrence_is_not_yet_a_rule_result() {
         );
     }
 }
+
+/// The same chase, Black to move after Red's second h7h5: b5b7 brings the
+/// position back for the third time, Red's chase forbidden and Black's moves
+/// idle. That is not Red's loss but Red's duty to vary (24.3): the referee
+/// bans h5h7 and Red plays on, a cannon down. So Black's score is the
+/// board's, not a win by the rules (a chase once scored as one, +27999).
+#[test]
+fn a_chaser_at_the_third_occurrence_must_vary_not_lose() {
+    let pos = play(
+        "4k3r/9/1c7/9/7R1/9/9/9/9/3K5 w - - 0 1",
+        "h5h7 b7b5 h7h5 b5b7 h5h7 b7b5 h7h5",
+    );
+    for depth in [2, 6] {
+        let result = search(&pos, depth);
+        assert!(
+            !is_rule_score(result.score),
+            "depth {depth}: {:?} for {:?}",
+            result.score,
+            result.best
+        );
+    }
+}

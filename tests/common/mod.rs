@@ -28,18 +28,20 @@ pub fn check(
         cycle,
         classes,
         (outcome, reason),
-        search_view(outcome),
+        search_view(outcome, reason),
     );
     pos
 }
 
 /// The search's view of a cycle that ends with Red to move, given the
-/// verdict: a win for Red is a win for the side to move.
-pub fn search_view(outcome: Outcome) -> RepetitionScore {
-    match outcome {
-        Outcome::Draw => RepetitionScore::Draw,
-        Outcome::RedWins => RepetitionScore::Win,
-        Outcome::BlackWins => RepetitionScore::Loss,
+/// verdict: a win for Red is a win for the side to move; a loss for Red is
+/// a loss when Red checks perpetually, and otherwise Red must vary.
+pub fn search_view(outcome: Outcome, reason: Reason) -> RepetitionScore {
+    match (outcome, reason) {
+        (Outcome::Draw, _) => RepetitionScore::Draw,
+        (Outcome::RedWins, _) => RepetitionScore::Win,
+        (Outcome::BlackWins, Reason::PerpetualCheck) => RepetitionScore::Loss,
+        (Outcome::BlackWins, _) => RepetitionScore::Vary,
     }
 }
 

@@ -7,8 +7,9 @@
 //!   carries the moves played since its FEN (`Position::history`).
 //! - `repetition_in_search(pos, plies_back) -> RepetitionScore`: when the
 //!   current key equals the key `plies_back` plies ago, how the cycle ends
-//!   for the side to move. The search asks a `CycleCache` of its own, which
-//!   remembers the answers.
+//!   for the side to move, or that it must vary (a forbidden cycle other
+//!   than a perpetual check, 24.3). The search asks a `CycleCache` of its
+//!   own, which remembers the answers.
 //! - `must_vary(pos)`: at the third occurrence of a cycle that one side loses
 //!   by perpetual attack, that side and the move it must not repeat.
 //! - `natural_limit_reached(pos)`, `no_winning_material(pos)`.
@@ -24,7 +25,8 @@
 //!
 //! What is judged: at the third occurrence, every move since the first of the
 //! three (two cycles, so a side is "forbidden" only if it attacked in both);
-//! in the search, the one cycle of `plies_back` plies. Choices where the
+//! in the search, the `plies_back` plies it asks about (one cycle inside its
+//! tree, two for a cycle that began at or before its root). Choices where the
 //! rules leave room (see the submodules): a mate threat, like a chase, must
 //! be new (a mate the mover could already play is not threatened by its
 //! move); chases through checks look a few checks deep (a check that
@@ -205,8 +207,13 @@ pub enum RepetitionScore {
     Draw,
     /// The opponent's cycle is forbidden and ours is not: we win.
     Win,
-    /// Our cycle is forbidden (or a perpetual check against a non-check): we lose.
+    /// We check perpetually against a side that does not (24.1): we lose.
     Loss,
+    /// Our cycle is another forbidden attack, a chase or a mate threat, and
+    /// the opponent's is not (24.3): the game goes on, but we must vary.
+    /// Playing the cycle's next move again loses: the search finds that one
+    /// position on, where the opponent is to move and scores it `Win`.
+    Vary,
 }
 
 /// Must-vary advice at the third occurrence of a cycle that is "forbidden, loses".

@@ -201,10 +201,11 @@ pub(crate) fn score_cycle(pos: &mut Position, plies_back: usize) -> RepetitionSc
         return RepetitionScore::Draw;
     }
     let [red, black] = summarise(pos, n - plies_back, Reach::SEARCH, None);
-    match decide(red, black).2 {
-        None => RepetitionScore::Draw,
-        Some(c) if c == pos.side_to_move() => RepetitionScore::Loss,
-        Some(_) => RepetitionScore::Win,
+    match decide(red, black) {
+        (_, _, None) => RepetitionScore::Draw,
+        (_, Reason::PerpetualCheck, Some(c)) if c == pos.side_to_move() => RepetitionScore::Loss,
+        (_, _, Some(c)) if c == pos.side_to_move() => RepetitionScore::Vary,
+        (_, _, Some(_)) => RepetitionScore::Win,
     }
 }
 

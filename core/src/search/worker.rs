@@ -358,13 +358,18 @@ impl<'a> Worker<'a> {
                 if k < ply || before_root {
                     // The whole stretch since the first of the occurrences
                     // is judged, two cycles for a game's own, as the referee
-                    // judges them.
+                    // judges them. A side whose forbidden cycle is not a
+                    // perpetual check must vary rather than lose (24.3): its
+                    // node is searched on, and the cycle's next move loses
+                    // one ply later, where this same cycle is met from the
+                    // other side.
                     let win = RULE_WIN - ply as i32;
-                    return Some(match self.cycles.score(&mut self.pos, k) {
-                        RepetitionScore::Draw => 0,
-                        RepetitionScore::Win => win,
-                        RepetitionScore::Loss => -win,
-                    });
+                    return match self.cycles.score(&mut self.pos, k) {
+                        RepetitionScore::Draw => Some(0),
+                        RepetitionScore::Win => Some(win),
+                        RepetitionScore::Loss => Some(-win),
+                        RepetitionScore::Vary => None,
+                    };
                 }
                 before_root = true;
             }
