@@ -27,9 +27,19 @@ fn best(pos: &Position, depth: u32) -> Move {
     search(pos, depth).best.expect("a move")
 }
 
-/// A win or loss by the repetition rules (the search's `RULE_WIN` band).
-fn is_rule_score(score: Score) -> bool {
-    matches!(score, Score::Cp(v) if (27_000..29_000).contains(&v.abs()))
+/// A search of `pos` to each depth scores it on the board (or as a mate),
+/// not as a win or loss by the repetition rules (the search's `RULE_WIN`
+/// band).
+fn assert_no_rule_score(pos: &Position, depths: &[u32]) {
+    for &depth in depths {
+        let result = search(pos, depth);
+        let rule = matches!(result.score, Score::Cp(v) if (27_000..29_000).contains(&v.abs()));
+        assert!(
+            !rule,
+            "depth {depth}: {:?} for {:?}",
+            result.score, result.best
+        );
+    }
 }
 
 /// Red is a cannon down and has chased Black's unprotected cannon round a
@@ -73,15 +83,7 @@ fn a_games_first_recurrence_is_not_yet_a_rule_result() {
         "2ba1k3/4a4/4b4/9/3R5/2N4R1/9/9/r3K4/9 w - - 0 1",
         "e1e2 a1a2 e2e1 a2a1",
     );
-    for depth in [1, 2, 5] {
-        let result = search(&pos, depth);
-        assert!(
-            !is_rule_score(result.score),
-            "depth {depth}: {:?} for {:?}",
-            result.score,
-            result.best
-        );
-    }
+    assert_no_rule_score(&pos, &[1, 2, 5]);
 }
 
 /// The same chase, Black to move after Red's second h7h5: b5b7 brings the
@@ -95,13 +97,5 @@ fn a_chaser_at_the_third_occurrence_must_vary_not_lose() {
         "4k3r/9/1c7/9/7R1/9/9/9/9/3K5 w - - 0 1",
         "h5h7 b7b5 h7h5 b5b7 h5h7 b7b5 h7h5",
     );
-    for depth in [2, 6] {
-        let result = search(&pos, depth);
-        assert!(
-            !is_rule_score(result.score),
-            "depth {depth}: {:?} for {:?}",
-            result.score,
-            result.best
-        );
-    }
+    assert_no_rule_score(&pos, &[2, 6]);
 }
