@@ -272,6 +272,35 @@ fn the_engine_plays_its_move_and_mates() {
     assert_eq!(status, 400);
 }
 
+/// At the third occurrence of a perpetual chase the game goes on: the
+/// chaser must vary (rule 24.3), the page says so, and chasing again loses.
+#[test]
+fn a_perpetual_chase_must_vary_and_chasing_again_loses() {
+    let s = Server::start();
+    s.post("fen", r#"{"fen":"4k3r/9/1c7/9/7R1/9/9/9/9/3K5 w - - 0 1"}"#);
+    let mut st = Value::Null;
+    for mv in "h5h7 b7b5 h7h5 b5b7 h5h7 b7b5 h7h5 b5b7".split_whitespace() {
+        st = s.post("move", &format!(r#"{{"move":"{mv}"}}"#));
+    }
+    assert!(st["result"].is_null(), "{st}");
+    let note = st["message"].as_str().unwrap_or_default();
+    assert!(
+        note.starts_with("Perpetual chase by Red")
+            && note.contains("Red must vary")
+            && note.contains("车二进二"),
+        "{st}"
+    );
+    // Varying plays on, and the note goes.
+    let st = s.post("move", r#"{"move":"h5h4"}"#);
+    assert!(st["result"].is_null() && st["message"].is_null(), "{st}");
+    // Chasing again instead loses.
+    s.post("takeback", "{}");
+    let st = s.post("move", r#"{"move":"h5h7"}"#);
+    assert_eq!(st["result"]["result"], "0-1", "{st}");
+    let summary = st["result"]["summary"].as_str().unwrap();
+    assert!(summary.contains("told to vary"), "{summary}");
+}
+
 #[test]
 fn resigning_and_a_declined_draw() {
     let s = Server::start();

@@ -14,7 +14,7 @@ use crate::analyze::{self, Analysis, PlyReport, Thresholds};
 use crate::record::{self, pgn, xqf, Format, Game, MoveNode};
 use chuhe_core::board::{notation, Color, Move, Position};
 use chuhe_core::engine::{Strength, MAX_ELO, MAX_LEVEL, MIN_ELO};
-use chuhe_core::rules::{self, Outcome};
+use chuhe_core::rules::{self, MustVary, Outcome, Reason, Verdict};
 use chuhe_core::search::{wdl, Limits, Score, SearchInfo, SearchResult};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -108,6 +108,9 @@ pub struct App {
     review_job: u64,
     /// A note for the page (the engine declined a draw, ...).
     message: Option<String>,
+    /// The rules' note that a side must vary (`ruling`), for the position
+    /// at the end of the line; set by every move.
+    vary: Option<String>,
     /// Goes up whenever the board or the line changes, so the page redraws
     /// the board only then (not under a piece being dragged).
     version: u64,
@@ -127,6 +130,46 @@ fn other(c: Color) -> Color {
     match c {
         Color::Red => Color::Black,
         Color::Black => Color::Red,
+    }
+}
+
+/// The rules' verdict on `pos` where it ends the game, or else the ban that
+/// a forbidden cycle other than a perpetual check puts on its offender. At
+/// its third occurrence such a cycle does not end the game: the offender
+/// must vary, and loses only by playing the cycle's next move again (24.3;
+/// the match runner applies it the same way). With nothing else to play
+/// the verdict stands.
+fn ruling(pos: &Position) -> Ruling {
+    match rules::judge(pos) {
+        None => Ruling::On,
+        Some(v) if v.reason == Reason::PerpetualAttack => {
+            match rules::must_vary(pos).filter(|m| m.can_vary(pos)) {
+                Some(m) => Ruling::MustVary(v, m),
+                None => Ruling::Over(v),
+            }
+        }
+        Some(v) => Ruling::Over(v),
+    }
+}
+
+/// What the rules say of a position (`ruling`).
+enum Ruling {
+    On,
+    Over(Verdict),
+    /// The verdict held back, and the ban in its place.
+    MustVary(Verdict, MustVary),
+}
+
+impl Ruling {
+    fn over(&self) -> bool {
+        matches!(self, Ruling::Over(_))
+    }
+
+    fn ban(&self) -> Option<&MustVary> {
+        match self {
+            Ruling::MustVary(_, m) => Some(m),
+            _ => None,
+        }
     }
 }
 
@@ -269,6 +312,7 @@ impl App {
                 review: Review::default(),
                 review_job: 0,
                 message: None,
+                vary: None,
                 version: 1,
                 threads,
                 hash_mb,
@@ -334,12 +378,19 @@ impl App {
         self.nodes = 0;
         self.nps = 0;
         let pos = self.position_at(self.cursor);
-        if rules::judge(&pos).is_some() || !pos.has_legal_move() {
+        let ruled = ruling(&pos);
+        if ruled.over() || !pos.has_legal_move() {
             return;
         }
         let engine_to_move =
             self.game_on && self.at_end() && self.engine_side == Some(pos.side_to_move());
         if engine_to_move {
+            let banmoves: Vec<Move> = ruled
+                .ban()
+                .filter(|m| m.side == pos.side_to_move())
+                .map(|m| m.banned)
+                .into_iter()
+                .collect();
             let limits = match &self.clocks {
                 Some(c) => {
                     let (own, opp) = match pos.side_to_move() {
@@ -353,11 +404,13 @@ impl App {
                         opptime: Some(ms(opp)),
                         oppincrement: Some(ms(c.inc_ms)),
                         move_overhead: Duration::from_millis(50),
+                        banmoves,
                         ..Limits::default()
                     }
                 }
                 None => Limits {
                     movetime: Some(Duration::from_millis(self.movetime_ms)),
+                    banmoves,
                     ..Limits::default()
                 },
             };
@@ -454,7 +507,12 @@ impl App {
     /// Plays `mv` at the end of the line (the caller checked it), runs the
     /// clocks and asks the rules whether the game is over.
     fn push_move(&mut self, mv: Move) {
-        let mover = self.position_at(self.moves.len()).side_to_move();
+        let pos = self.position_at(self.moves.len());
+        let mover = pos.side_to_move();
+        let banned = ruling(&pos)
+            .ban()
+            .filter(|m| m.side == mover)
+            .map(|m| m.banned);
         if let Some(c) = &mut self.clocks {
             if self.game_on {
                 let used = c.since.elapsed().as_millis() as i64;
@@ -468,12 +526,51 @@ impl App {
         }
         self.moves.push(mv);
         self.cursor = self.moves.len();
+        if banned == Some(mv) {
+            let chinese = notation::chinese(&pos, mv).unwrap_or_else(|_| mv.to_string());
+            self.vary = None;
+            self.finish(
+                Outcome::win_for(other(mover)),
+                format!(
+                    "{} played {chinese} again after being told to vary (rule 24.3)",
+                    side_word(mover)
+                ),
+            );
+            return;
+        }
         self.judge_end();
     }
 
+    /// Sets the game's end from the rules, or the note that a side must
+    /// vary (`ruling`).
     fn judge_end(&mut self) {
         let pos = self.position_at(self.moves.len());
-        self.end = rules::judge(&pos).map(|v| {
+        let (verdict, ban) = match ruling(&pos) {
+            Ruling::On => (None, None),
+            Ruling::Over(v) => (Some(v), None),
+            Ruling::MustVary(v, m) => (None, Some((v, m))),
+        };
+        self.vary = ban.map(|(verdict, m)| {
+            // Named as the referee would name the verdict it holds back.
+            let what = analyze::ending(&pos, verdict).summary;
+            let what = what.split_once(": ").map_or(what.as_str(), |(_, w)| w);
+            let mut what = what.to_string();
+            if let Some(first) = what.get(..1) {
+                what.replace_range(..1, &first.to_ascii_uppercase());
+            }
+            // Named from where the cycle played it last (the offender may
+            // not be the side to move).
+            let banned = (0..self.moves.len())
+                .rev()
+                .find(|&i| self.moves[i] == m.banned)
+                .and_then(|i| notation::chinese(&self.position_at(i), m.banned).ok())
+                .unwrap_or_else(|| m.banned.to_string());
+            format!(
+                "{what}, the position for the third time: {} must vary, and {banned} again loses (rule 24.3).",
+                side_word(m.side)
+            )
+        });
+        self.end = verdict.map(|v| {
             let result = v.outcome.as_str();
             let e = analyze::ending(&pos, v);
             GameEnd {
@@ -1008,7 +1105,10 @@ impl App {
                 "ending": self.review.analysis.as_ref().and_then(|a| a.ending.as_ref().map(|e| e.summary.clone())),
                 "error": self.review.error,
             },
-            "message": self.message,
+            "message": match (&self.message, self.vary.as_ref().filter(|_| self.at_end())) {
+                (Some(a), Some(b)) => Some(format!("{a} {b}")),
+                (a, b) => a.clone().or_else(|| b.cloned()),
+            },
         })
     }
 

@@ -460,7 +460,7 @@ impl<'a, 'b> Game<'a, 'b> {
         let Some(m) = self.setup.referee.must_vary(&self.pos) else {
             return false;
         };
-        m.side != self.pos.side_to_move() || self.pos.legal_moves().iter().any(|&mv| mv != m.banned)
+        m.can_vary(&self.pos)
     }
 
     /// One move by `side`; `Some` when the game ended.

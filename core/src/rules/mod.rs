@@ -269,6 +269,15 @@ pub fn repetition_in_search(pos: &Position, plies_back: usize) -> RepetitionScor
     repetition::score_cycle(&mut pos.clone(), plies_back)
 }
 
+impl MustVary {
+    /// Whether the side can obey in `pos`: it is not to move, or it has a
+    /// legal move other than the banned one. With nothing else to play the
+    /// verdict stands and the game is over.
+    pub fn can_vary(&self, pos: &Position) -> bool {
+        self.side != pos.side_to_move() || pos.legal_moves().iter().any(|&mv| mv != self.banned)
+    }
+}
+
 /// At the third (or later) occurrence of a cycle that is "forbidden, loses":
 /// the side that must vary and the move it must not play again (for `banmoves`).
 pub fn must_vary(pos: &Position) -> Option<MustVary> {
