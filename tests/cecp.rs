@@ -504,6 +504,46 @@ fn perpetual_check_is_claimed_by_the_chinese_rules() {
     assert!(!before.iter().any(|l| l.starts_with("move")));
 }
 
+/// Red chases Black's loose cannon with its rook; Black's cannon shuttles.
+const CHASE: &str = "4k3r/9/1c7/9/7R1/9/9/9/9/3K5 w - - 0 1";
+/// Two rounds of the chase: the position stands for the third time, Red to
+/// move, and Red must vary (24.3): h5h7 again would lose.
+const CHASE_TWICE: [&str; 8] = [
+    "h5h7", "b7b5", "h7h5", "b5b7", "h5h7", "b7b5", "h7h5", "b5b7",
+];
+
+#[test]
+fn a_perpetual_chase_must_vary_before_it_loses() {
+    // The engine is the chaser: it varies rather than claim its own loss.
+    let mut e = Engine::xboard();
+    e.sends(&["new", "force", &format!("setboard {CHASE}")]);
+    for m in CHASE_TWICE {
+        e.send(&format!("usermove {m}"));
+    }
+    e.sends(&["sd 4", "go"]);
+    let (line, before) = e.until("move ");
+    assert_ne!(line, "move h5h7", "{before:?}");
+    assert!(!before.iter().any(|l| l.starts_with("0-1")), "{before:?}");
+
+    // The person is the chaser: varying plays on, chasing again loses.
+    for (mv, loses) in [("h5h4", false), ("h5h7", true)] {
+        let mut e = Engine::xboard();
+        e.sends(&["new", "force", &format!("setboard {CHASE}")]);
+        for m in CHASE_TWICE {
+            e.send(&format!("usermove {m}"));
+        }
+        e.sends(&["sd 4", "playother", &format!("usermove {mv}")]);
+        let lines = e.sync();
+        let claimed = lines
+            .iter()
+            .any(|l| l == "0-1 {Red loses by perpetual chase}");
+        assert_eq!(claimed, loses, "{mv}: {lines:?}");
+        if !loses && !lines.iter().any(|l| l.starts_with("move ")) {
+            e.engine_move();
+        }
+    }
+}
+
 #[test]
 fn in_engine_games_only_claims_xboard_confirms_are_made() {
     // XBoard tests claims when the opponent is an engine (`computer`) and

@@ -14,7 +14,7 @@ use crate::analyze::{self, Analysis, PlyReport, Thresholds};
 use crate::record::{self, pgn, xqf, Format, Game, MoveNode};
 use chuhe_core::board::{notation, Color, Move, Position};
 use chuhe_core::engine::{Strength, MAX_ELO, MAX_LEVEL, MIN_ELO};
-use chuhe_core::rules::{self, MustVary, Outcome, Reason, Verdict};
+use chuhe_core::rules::{self, ruling, Outcome, Ruling};
 use chuhe_core::search::{wdl, Limits, Score, SearchInfo, SearchResult};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -130,46 +130,6 @@ fn other(c: Color) -> Color {
     match c {
         Color::Red => Color::Black,
         Color::Black => Color::Red,
-    }
-}
-
-/// The rules' verdict on `pos` where it ends the game, or else the ban that
-/// a forbidden cycle other than a perpetual check puts on its offender. At
-/// its third occurrence such a cycle does not end the game: the offender
-/// must vary, and loses only by playing the cycle's next move again (24.3;
-/// the match runner applies it the same way). With nothing else to play
-/// the verdict stands.
-fn ruling(pos: &Position) -> Ruling {
-    match rules::judge(pos) {
-        None => Ruling::On,
-        Some(v) if v.reason == Reason::PerpetualAttack => {
-            match rules::must_vary(pos).filter(|m| m.can_vary(pos)) {
-                Some(m) => Ruling::MustVary(v, m),
-                None => Ruling::Over(v),
-            }
-        }
-        Some(v) => Ruling::Over(v),
-    }
-}
-
-/// What the rules say of a position (`ruling`).
-enum Ruling {
-    On,
-    Over(Verdict),
-    /// The verdict held back, and the ban in its place.
-    MustVary(Verdict, MustVary),
-}
-
-impl Ruling {
-    fn over(&self) -> bool {
-        matches!(self, Ruling::Over(_))
-    }
-
-    fn ban(&self) -> Option<&MustVary> {
-        match self {
-            Ruling::MustVary(_, m) => Some(m),
-            _ => None,
-        }
     }
 }
 

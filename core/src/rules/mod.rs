@@ -269,6 +269,48 @@ pub fn repetition_in_search(pos: &Position, plies_back: usize) -> RepetitionScor
     repetition::score_cycle(&mut pos.clone(), plies_back)
 }
 
+/// What an arbiter applying 24.3 makes of a position: the game goes on, it
+/// is over, or a forbidden cycle other than a perpetual check has come
+/// round a third time and its offender must vary (`ruling`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ruling {
+    On,
+    Over(Verdict),
+    /// The verdict held back, and the ban in its place.
+    MustVary(Verdict, MustVary),
+}
+
+impl Ruling {
+    pub fn over(&self) -> bool {
+        matches!(self, Ruling::Over(_))
+    }
+
+    pub fn ban(&self) -> Option<&MustVary> {
+        match self {
+            Ruling::MustVary(_, m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// `judge`, as an arbiter applies rule 24.3 (the match runner, the browser
+/// board and CECP against a person do): a perpetual attack at its third
+/// occurrence does not end the game while the offender has another move;
+/// the offender must vary, and loses only by playing the banned move, which
+/// the arbiter checks as the move is made. Every other verdict ends it.
+pub fn ruling(pos: &Position) -> Ruling {
+    match judge(pos) {
+        None => Ruling::On,
+        Some(v) if v.reason == Reason::PerpetualAttack => {
+            match must_vary(pos).filter(|m| m.can_vary(pos)) {
+                Some(m) => Ruling::MustVary(v, m),
+                None => Ruling::Over(v),
+            }
+        }
+        Some(v) => Ruling::Over(v),
+    }
+}
+
 impl MustVary {
     /// Whether the side can obey in `pos`: it is not to move, or it has a
     /// legal move other than the banned one. With nothing else to play the

@@ -34,7 +34,9 @@
 //!   (REASON): LINE`; none of them changes anything;
 //! - game ends are judged by `crate::rules` (Chinese rules) when it is our
 //!   move and after we move, and claimed as `verdict` says; after a claim
-//!   the engine plays no more until `go` or `new`;
+//!   the engine plays no more until `go` or `new`. A perpetual chase at its
+//!   third occurrence is a ban, not an end (`rules::ruling`, 24.3): chasing,
+//!   we vary; against a chaser that plays the banned move we claim the win;
 //! - pondering (`hard`) searches the position after the reply the last
 //!   search expected, with the clock we expect to have then; thinking
 //!   lines put that reply first. If that reply comes with a clock clearly
@@ -63,7 +65,7 @@ use super::output::{Notes, Out};
 use super::reader::Input;
 use super::worker::{Done, Event, Job, Progress, SharedHandle, Show};
 use crate::board::{Color, Move, Position};
-use crate::rules::{self, Verdict};
+use crate::rules::{self, Outcome, Reason, Ruling, Verdict};
 use crate::search::Limits;
 use clock::Clock;
 use command::Command;
@@ -334,7 +336,19 @@ impl Session {
         if !pondered {
             self.abandon_search();
         }
+        let repeats_a_ban = banned_here(&self.game).contains(&mv);
+        let mover = self.game.side_to_move();
         self.game.make_move(mv);
+        if repeats_a_ban && self.side == Some(!mover) {
+            // Told to vary (24.3), the opponent chased again: it loses.
+            let v = Verdict {
+                outcome: Outcome::win_for(!mover),
+                reason: Reason::PerpetualAttack,
+            };
+            if self.claim(&v) {
+                return self.abandon_search();
+            }
+        }
         if self.analyzing {
             return self.analyze();
         }
@@ -367,14 +381,18 @@ impl Session {
         }
     }
 
-    /// It is our move: claims the game if it is over, else searches.
+    /// It is our move: claims the game if it is over, else searches (with
+    /// the move a perpetual chase of ours must not repeat banned).
     fn think(&mut self) {
-        if let Some(v) = rules::judge(&self.game) {
+        if let Some(v) = game_over(&self.game) {
             if self.claim(&v) {
                 return;
             }
         }
-        let limits = self.limits(false);
+        let limits = Limits {
+            banmoves: banned_here(&self.game),
+            ..self.limits(false)
+        };
         self.start(Kind::Think, self.game.clone(), limits, None);
     }
 
@@ -435,7 +453,7 @@ impl Session {
             // No move: judged before the search, so only a position whose
             // verdict was not claimed could get here; it has none to play.
             self.flush_pongs();
-            if let Some(v) = rules::judge(&self.game) {
+            if let Some(v) = game_over(&self.game) {
                 self.claim(&v);
             }
             return;
@@ -457,7 +475,7 @@ impl Session {
         self.say(&format!("move {best}"));
         // XBoard ignores a claim while a ping is unanswered: pongs first.
         self.flush_pongs();
-        if let Some(v) = rules::judge(&self.game) {
+        if let Some(v) = game_over(&self.game) {
             if self.claim(&v) {
                 return;
             }
@@ -472,10 +490,13 @@ impl Session {
     fn start_ponder(&mut self, guess: Move) {
         let mut after = self.game.clone();
         after.make_move(guess);
-        if rules::judge(&after).is_some() {
+        if game_over(&after).is_some() {
             return;
         }
-        let limits = self.limits(true);
+        let limits = Limits {
+            banmoves: banned_here(&after),
+            ..self.limits(true)
+        };
         self.start(Kind::Ponder { guess }, after, limits, Some(guess));
     }
 
@@ -621,6 +642,26 @@ const HELP: &[&str] = &[
     "ping <n>, post, nopost, hard, easy, analyze, exit, ., hint, draw, result, setboard <fen>,",
     "memory <MB>, cores <n>, option <name>[=<value>], computer, quit",
 ];
+
+/// The verdict that ends the game in `pos`, as an arbiter applies rule
+/// 24.3: a perpetual chase at its third occurrence does not end it while
+/// the chaser has another move (`rules::ruling`).
+fn game_over(pos: &Position) -> Option<Verdict> {
+    match rules::ruling(pos) {
+        Ruling::Over(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// The move the side to move in `pos` must not play: the next move of its
+/// perpetual chase, come round a third time (24.3).
+fn banned_here(pos: &Position) -> Vec<Move> {
+    rules::ruling(pos)
+        .ban()
+        .filter(|m| m.side == pos.side_to_move())
+        .map(|m| vec![m.banned])
+        .unwrap_or_default()
+}
 
 /// Why `mv` cannot be played in `pos`, in words for `Illegal move (...)`.
 fn why_illegal(pos: &Position, mv: Move) -> Result<(), String> {
