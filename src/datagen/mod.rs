@@ -4,8 +4,10 @@
 //! Each game starts from an opening of the suite (or the start position)
 //! followed by a few random legal plies, chosen from a seed derived from the
 //! run's seed and the game's number, so a run can be repeated. Games are
-//! refereed by the rules judge (mate, stalemate, perpetual check or chase,
-//! natural limit, no winning material) and adjudicated by score (a lost
+//! refereed by the rules judge as the match runner applies it (mate,
+//! stalemate, perpetual check, natural limit, no winning material; a
+//! perpetual chase bans the chaser's next move of it, rule 24.3, and loses
+//! only where it cannot vary) and adjudicated by score (a lost
 //! position held for several plies, a dead draw late in the game). Positions
 //! in check and positions whose best move is a capture are not kept: their
 //! static value is not the search's.
@@ -26,7 +28,7 @@ use chuhe_core::board::Color;
 use chuhe_core::engine::Engine;
 use chuhe_core::nnue::net::Network;
 use chuhe_core::rng::SplitMix64;
-use chuhe_core::rules::{self, Outcome};
+use chuhe_core::rules::{self, Outcome, Ruling};
 use chuhe_core::search::{Limits, Score, StopHandle};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -286,7 +288,10 @@ fn play_game(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        if let Some(v) = rules::judge(&pos) {
+        // As the match runner referees: a chase come round a third time
+        // bans the chaser's next move of it rather than ending the game.
+        let ruled = rules::ruling(&pos);
+        if let Ruling::Over(v) = ruled {
             tally.by_rules += 1;
             break v.outcome;
         }
@@ -295,6 +300,14 @@ fn play_game(
             tally.capped += 1;
             break Outcome::Draw;
         }
+        let limits = Limits {
+            banmoves: ruled
+                .ban()
+                .filter(|m| m.side == pos.side_to_move())
+                .map(|m| vec![m.banned])
+                .unwrap_or_default(),
+            ..limits.clone()
+        };
         let res = engine.go(&pos, &limits, &StopHandle::new(), &mut |_| {});
         let best = res.best?;
         let us = pos.side_to_move();

@@ -293,11 +293,12 @@ impl Ruling {
     }
 }
 
-/// `judge`, as an arbiter applies rule 24.3 (the match runner, the browser
-/// board and CECP against a person do): a perpetual attack at its third
-/// occurrence does not end the game while the offender has another move;
-/// the offender must vary, and loses only by playing the banned move, which
-/// the arbiter checks as the move is made. Every other verdict ends it.
+/// `judge`, as an arbiter applies rule 24.3 (the match runner does, through
+/// its `Referee`; the browser board, CECP and datagen call this): a
+/// perpetual attack at its third occurrence does not end the game while the
+/// offender has another move; the offender must vary, and loses only by
+/// playing the banned move, which the arbiter checks as the move is made.
+/// Every other verdict ends it.
 pub fn ruling(pos: &Position) -> Ruling {
     match judge(pos) {
         None => Ruling::On,
