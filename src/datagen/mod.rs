@@ -301,11 +301,7 @@ fn play_game(
             break Outcome::Draw;
         }
         let limits = Limits {
-            banmoves: ruled
-                .ban()
-                .filter(|m| m.side == pos.side_to_move())
-                .map(|m| vec![m.banned])
-                .unwrap_or_default(),
+            banmoves: ruled.banmoves(pos.side_to_move()),
             ..limits.clone()
         };
         let res = engine.go(&pos, &limits, &StopHandle::new(), &mut |_| {});

@@ -345,12 +345,7 @@ impl App {
         let engine_to_move =
             self.game_on && self.at_end() && self.engine_side == Some(pos.side_to_move());
         if engine_to_move {
-            let banmoves: Vec<Move> = ruled
-                .ban()
-                .filter(|m| m.side == pos.side_to_move())
-                .map(|m| m.banned)
-                .into_iter()
-                .collect();
+            let banmoves = ruled.banmoves(pos.side_to_move());
             let limits = match &self.clocks {
                 Some(c) => {
                     let (own, opp) = match pos.side_to_move() {
@@ -469,10 +464,7 @@ impl App {
     fn push_move(&mut self, mv: Move) {
         let pos = self.position_at(self.moves.len());
         let mover = pos.side_to_move();
-        let banned = ruling(&pos)
-            .ban()
-            .filter(|m| m.side == mover)
-            .map(|m| m.banned);
+        let banned = ruling(&pos).banmoves(mover).contains(&mv);
         if let Some(c) = &mut self.clocks {
             if self.game_on {
                 let used = c.since.elapsed().as_millis() as i64;
@@ -486,7 +478,7 @@ impl App {
         }
         self.moves.push(mv);
         self.cursor = self.moves.len();
-        if banned == Some(mv) {
+        if banned {
             let chinese = notation::chinese(&pos, mv).unwrap_or_else(|_| mv.to_string());
             self.vary = None;
             self.finish(

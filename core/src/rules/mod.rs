@@ -285,11 +285,28 @@ impl Ruling {
         matches!(self, Ruling::Over(_))
     }
 
+    /// The verdict, where it ends the game.
+    pub fn end(self) -> Option<Verdict> {
+        match self {
+            Ruling::Over(v) => Some(v),
+            _ => None,
+        }
+    }
+
     pub fn ban(&self) -> Option<&MustVary> {
         match self {
             Ruling::MustVary(_, m) => Some(m),
             _ => None,
         }
+    }
+
+    /// The moves `side` must not play (for `Limits::banmoves`): the banned
+    /// one where the ban is on `side`, else none.
+    pub fn banmoves(&self, side: Color) -> Vec<Move> {
+        self.ban()
+            .filter(|m| m.side == side)
+            .map(|m| vec![m.banned])
+            .unwrap_or_default()
     }
 }
 

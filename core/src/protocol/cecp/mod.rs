@@ -336,8 +336,8 @@ impl Session {
         if !pondered {
             self.abandon_search();
         }
-        let repeats_a_ban = banned_here(&self.game).contains(&mv);
         let mover = self.game.side_to_move();
+        let repeats_a_ban = rules::ruling(&self.game).banmoves(mover).contains(&mv);
         self.game.make_move(mv);
         if repeats_a_ban && self.side == Some(!mover) {
             // Told to vary (24.3), the opponent chased again: it loses.
@@ -384,13 +384,14 @@ impl Session {
     /// It is our move: claims the game if it is over, else searches (with
     /// the move a perpetual chase of ours must not repeat banned).
     fn think(&mut self) {
-        if let Some(v) = game_over(&self.game) {
-            if self.claim(&v) {
+        let ruled = rules::ruling(&self.game);
+        if let Ruling::Over(v) = &ruled {
+            if self.claim(v) {
                 return;
             }
         }
         let limits = Limits {
-            banmoves: banned_here(&self.game),
+            banmoves: ruled.banmoves(self.game.side_to_move()),
             ..self.limits(false)
         };
         self.start(Kind::Think, self.game.clone(), limits, None);
@@ -453,7 +454,7 @@ impl Session {
             // No move: judged before the search, so only a position whose
             // verdict was not claimed could get here; it has none to play.
             self.flush_pongs();
-            if let Some(v) = game_over(&self.game) {
+            if let Some(v) = rules::ruling(&self.game).end() {
                 self.claim(&v);
             }
             return;
@@ -475,7 +476,7 @@ impl Session {
         self.say(&format!("move {best}"));
         // XBoard ignores a claim while a ping is unanswered: pongs first.
         self.flush_pongs();
-        if let Some(v) = game_over(&self.game) {
+        if let Some(v) = rules::ruling(&self.game).end() {
             if self.claim(&v) {
                 return;
             }
@@ -490,11 +491,12 @@ impl Session {
     fn start_ponder(&mut self, guess: Move) {
         let mut after = self.game.clone();
         after.make_move(guess);
-        if game_over(&after).is_some() {
+        let ruled = rules::ruling(&after);
+        if ruled.over() {
             return;
         }
         let limits = Limits {
-            banmoves: banned_here(&after),
+            banmoves: ruled.banmoves(after.side_to_move()),
             ..self.limits(true)
         };
         self.start(Kind::Ponder { guess }, after, limits, Some(guess));
@@ -642,26 +644,6 @@ const HELP: &[&str] = &[
     "ping <n>, post, nopost, hard, easy, analyze, exit, ., hint, draw, result, setboard <fen>,",
     "memory <MB>, cores <n>, option <name>[=<value>], computer, quit",
 ];
-
-/// The verdict that ends the game in `pos`, as an arbiter applies rule
-/// 24.3: a perpetual chase at its third occurrence does not end it while
-/// the chaser has another move (`rules::ruling`).
-fn game_over(pos: &Position) -> Option<Verdict> {
-    match rules::ruling(pos) {
-        Ruling::Over(v) => Some(v),
-        _ => None,
-    }
-}
-
-/// The move the side to move in `pos` must not play: the next move of its
-/// perpetual chase, come round a third time (24.3).
-fn banned_here(pos: &Position) -> Vec<Move> {
-    rules::ruling(pos)
-        .ban()
-        .filter(|m| m.side == pos.side_to_move())
-        .map(|m| vec![m.banned])
-        .unwrap_or_default()
-}
 
 /// Why `mv` cannot be played in `pos`, in words for `Illegal move (...)`.
 fn why_illegal(pos: &Position, mv: Move) -> Result<(), String> {
