@@ -274,6 +274,19 @@ fn banmoves_are_honoured_until_the_next_position() {
     e.send("isready");
     e.expect("readyok");
     assert_eq!(e.errors(), 1);
+    // So is a word that is not a move: the moves beside it still count.
+    e.send(&format!("position fen {KINGS}"));
+    e.send("banmoves zz e0e1 e0");
+    let (mv, _) = e.go("go depth 2");
+    assert_eq!(mv, "e0f0".parse().ok());
+    assert_eq!(e.errors(), 3);
+    assert!(
+        e.log
+            .iter()
+            .any(|l| l.contains("banmoves: 'zz' is not a move in ICCS form (like h2e2), ignored")),
+        "{:?}",
+        e.log
+    );
 }
 
 #[test]
@@ -341,7 +354,6 @@ fn bad_input_is_reported_and_survived() {
         b"setoption name Threads value many\n".to_vec(),
         b"setoption nosuchoption 3\n".to_vec(),
         b"setoption\n".to_vec(),
-        b"banmoves h2\n".to_vec(),
         b"ponderhit\n".to_vec(),
         b"debug maybe\n".to_vec(),
         b"probe fen garbage\n".to_vec(),
@@ -358,6 +370,15 @@ fn bad_input_is_reported_and_survived() {
         let (mv, _) = e.go("go depth 1");
         assert!(legal(&kings, mv), "after {shown:?}");
     }
+    // Each rejected position says the previous one stands: every
+    // `position` above but the over-long line, which the reader refuses
+    // before it is parsed.
+    let rejected = e
+        .log
+        .iter()
+        .filter(|l| l.contains("position rejected, keeping the previous one: "))
+        .count();
+    assert_eq!(rejected, 9, "{:#?}", e.log);
     // Empty lines, blanks and Windows line endings are fine, not errors.
     let errors = e.errors();
     e.send_bytes(b"\n\n   \t \r\nisready\r\n");

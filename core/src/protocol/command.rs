@@ -18,7 +18,13 @@ pub enum Command {
         value: Option<String>,
     },
     Position(PositionSpec),
-    BanMoves(Vec<Move>),
+    /// The moves to leave out of the next search; words that are not moves
+    /// are kept apart to be reported (the rest of the line still counts, as
+    /// it does past an illegal move).
+    BanMoves {
+        moves: Vec<Move>,
+        unreadable: Vec<String>,
+    },
     Go(Box<GoParams>),
     PonderHit {
         draw: bool,
@@ -82,8 +88,23 @@ pub struct GoParams {
 pub enum CommandError {
     Unknown(String),
     MissingArgument(&'static str),
-    BadMove { index: usize, text: String },
+    /// A word where the command has no place for one, and what may stand there.
+    Unexpected {
+        word: String,
+        hint: &'static str,
+    },
+    BadMove {
+        index: usize,
+        text: String,
+    },
     BadDebugValue(String),
+    /// The arguments of `position` or `probe` could not be read; the
+    /// context says so and what became of the command (the previous
+    /// position stays).
+    Rejected {
+        context: &'static str,
+        error: Box<CommandError>,
+    },
 }
 
 impl fmt::Display for CommandError {
@@ -91,6 +112,9 @@ impl fmt::Display for CommandError {
         match self {
             CommandError::Unknown(w) => write!(f, "unknown command '{}'", shorten(w)),
             CommandError::MissingArgument(what) => write!(f, "missing {what}"),
+            CommandError::Unexpected { word, hint } => {
+                write!(f, "unexpected '{}': {hint}", shorten(word))
+            }
             CommandError::BadMove { index, text } => write!(
                 f,
                 "move {} '{}' is not a move in ICCS form (like h2e2)",
@@ -100,11 +124,25 @@ impl fmt::Display for CommandError {
             CommandError::BadDebugValue(v) => {
                 write!(f, "debug takes 'on' or 'off', not '{}'", shorten(v))
             }
+            CommandError::Rejected { context, error } => write!(f, "{context}: {error}"),
         }
     }
 }
 
 impl std::error::Error for CommandError {}
+
+/// What a `position` that cannot be carried out says: a bad move or FEN
+/// leaves the position as it was.
+pub const POSITION_REJECTED: &str = "position rejected, keeping the previous one";
+
+impl CommandError {
+    fn rejected(self, context: &'static str) -> CommandError {
+        CommandError::Rejected {
+            context,
+            error: Box::new(self),
+        }
+    }
+}
 
 /// User text quoted in a message, made safe to show: control characters
 /// (escape sequences would drive the GUI's terminal, a NUL ends C strings in
@@ -142,9 +180,22 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "isready" => Ok(Command::IsReady),
         "debug" => parse_debug(args),
         "setoption" => parse_setoption(args),
-        "position" => parse_position(args).map(Command::Position),
-        "probe" => parse_position(args).map(Command::Probe),
-        "banmoves" => parse_moves(args).map(Command::BanMoves),
+        "position" => parse_position(args)
+            .map(Command::Position)
+            .map_err(|e| e.rejected(POSITION_REJECTED)),
+        "probe" => parse_position(args)
+            .map(Command::Probe)
+            .map_err(|e| e.rejected("probe")),
+        "banmoves" => {
+            let (mut moves, mut unreadable) = (Vec::new(), Vec::new());
+            for t in args {
+                match t.parse::<Move>() {
+                    Ok(m) => moves.push(m),
+                    Err(_) => unreadable.push(t.to_string()),
+                }
+            }
+            Ok(Command::BanMoves { moves, unreadable })
+        }
         "go" => Ok(Command::Go(Box::new(parse_go(args)))),
         "ponderhit" => Ok(Command::PonderHit {
             draw: args.first().is_some_and(|a| a.eq_ignore_ascii_case("draw")),
@@ -202,10 +253,10 @@ fn parse_position(args: &[&str]) -> Result<PositionSpec, CommandError> {
     let head = &args[..moves_at.unwrap_or(args.len())];
     let fen = if first.eq_ignore_ascii_case("startpos") {
         if head.len() > 1 {
-            return Err(CommandError::Unknown(format!(
-                "{} (after startpos, only 'moves ...' may follow)",
-                head[1]
-            )));
+            return Err(CommandError::Unexpected {
+                word: head[1].to_string(),
+                hint: "after startpos, only 'moves ...' may follow",
+            });
         }
         None
     } else if first.eq_ignore_ascii_case("fen") {
@@ -214,9 +265,10 @@ fn parse_position(args: &[&str]) -> Result<PositionSpec, CommandError> {
         }
         Some(head[1..].join(" "))
     } else {
-        return Err(CommandError::MissingArgument(
-            "'startpos' or 'fen <FEN>' after 'position'",
-        ));
+        return Err(CommandError::Unexpected {
+            word: first.to_string(),
+            hint: "'startpos' or 'fen <FEN>' comes first",
+        });
     };
     let moves = match moves_at {
         Some(i) => parse_moves(&args[i + 1..])?,
@@ -483,10 +535,17 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(
-            parse("position startpos moves h2e2 zz"),
-            Err(CommandError::BadMove { index: 2, .. })
-        ));
+        let e = parse("position startpos moves h2e2 zz").unwrap_err();
+        assert!(
+            matches!(&e, CommandError::Rejected { error, .. }
+                if matches!(**error, CommandError::BadMove { index: 2, .. })),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "position rejected, keeping the previous one: \
+             move 2 'zz' is not a move in ICCS form (like h2e2)"
+        );
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
         assert!(parse("position nonsense").is_err());

@@ -259,9 +259,17 @@ impl Session {
                     self.pos = p;
                     self.banmoves.clear();
                 }
-                Err(e) => self.error(&format!("position rejected, keeping the previous one: {e}")),
+                Err(e) => self.error(&format!("{}: {e}", command::POSITION_REJECTED)),
             },
-            Command::BanMoves(moves) => self.ban(&moves),
+            Command::BanMoves { moves, unreadable } => {
+                for t in &unreadable {
+                    self.error(&format!(
+                        "banmoves: '{}' is not a move in ICCS form (like h2e2), ignored",
+                        command::shorten(t)
+                    ));
+                }
+                self.ban(&moves)
+            }
             Command::Go(params) => self.go(*params),
             Command::PonderHit { draw } => self.ponderhit(draw),
             Command::Stop => self.stop(),
