@@ -115,12 +115,9 @@ impl fmt::Display for CommandError {
             CommandError::Unexpected { word, hint } => {
                 write!(f, "unexpected '{}': {hint}", shorten(word))
             }
-            CommandError::BadMove { index, text } => write!(
-                f,
-                "move {} '{}' is not a move in ICCS form (like h2e2)",
-                index,
-                shorten(text)
-            ),
+            CommandError::BadMove { index, text } => {
+                write!(f, "move {} '{}' {NOT_ICCS}", index, shorten(text))
+            }
             CommandError::BadDebugValue(v) => {
                 write!(f, "debug takes 'on' or 'off', not '{}'", shorten(v))
             }
@@ -130,6 +127,9 @@ impl fmt::Display for CommandError {
 }
 
 impl std::error::Error for CommandError {}
+
+/// What is said of a word that should be a move and is not.
+pub const NOT_ICCS: &str = "is not a move in ICCS form (like h2e2)";
 
 /// What a `position` that cannot be carried out says: a bad move or FEN
 /// leaves the position as it was.

@@ -264,8 +264,9 @@ impl Session {
             Command::BanMoves { moves, unreadable } => {
                 for t in &unreadable {
                     self.error(&format!(
-                        "banmoves: '{}' is not a move in ICCS form (like h2e2), ignored",
-                        command::shorten(t)
+                        "banmoves: '{}' {}, ignored",
+                        command::shorten(t),
+                        command::NOT_ICCS
                     ));
                 }
                 self.ban(&moves)
