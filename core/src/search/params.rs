@@ -118,19 +118,21 @@ params! {
     /// (0), always (1), or unless the opponent has no rook, knight or
     /// cannon left and so might be stalemated by a quiet move (2).
     prune_win PRUNE_WIN "PruneWin" = 0, 0..=2;
-    /// Time management (issue 52's candidates): the soft limit of a
-    /// settled search (a stable best move holding most of the nodes), in
-    /// percent of the move's share of the clock. At 70 Chuhe spent three
-    /// quarters of its clock by move 40 where Pikafish-HCE spent all of it...
-    tm_soft TM_SOFT "TmSoft" = 70, 40..=150;
-    /// ...the hard limit in shares of the clock a move may take at
-    /// most...
-    tm_hard TM_HARD "TmHard" = 5, 2..=10;
+    /// Time management (issue 52; the three values below passed an SPRT
+    /// together at 20 s + 0.2 s, docs/RESULTS.md `tm1`): the soft limit of
+    /// a settled search (a stable best move holding most of the nodes), in
+    /// percent of the move's share of the clock. At 70 (the old value)
+    /// Chuhe spent three quarters of its clock by move 40 where
+    /// Pikafish-HCE spent all of it...
+    tm_soft TM_SOFT "TmSoft" = 90, 40..=150;
+    /// ...the hard limit in shares of the clock a move may take at most
+    /// (it was 5; critical moves got too little beside Pikafish-HCE's)...
+    tm_hard TM_HARD "TmHard" = 7, 2..=10;
     /// ...and how a falling root score stretches the soft limit: against
-    /// the last iteration only, by steps of 1.15 and 1.4 (0), or against
-    /// this side's previous move and the iteration three back, from 0.8 to
-    /// 1.7 times (1).
-    tm_falling TM_FALLING "TmFalling" = 0, 0..=1;
+    /// the last iteration only, by steps of 1.15 and 1.4 (0, as it was),
+    /// or against this side's previous move and the iteration three back,
+    /// from 0.8 to 1.7 times (1).
+    tm_falling TM_FALLING "TmFalling" = 1, 0..=1;
     /// Quiescence futility margin.
     qs_futility QS_FUTILITY "QsFutility" = 150, 50..=400;
     /// Aspiration window half-width at the start.

@@ -76,7 +76,7 @@ fn budget(limits: &Limits) -> Option<(Duration, Duration)> {
     let share = left / mtg + inc * 3 / 4;
     let hard_cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
     // Pikafish-HCE spent up to seven shares on a critical move at 1 min +
-    // 1 s, Chuhe at most three (issue 52).
+    // 1 s, Chuhe at most three (issue 52): `TmHard` allows seven now.
     let hard = (share * params::tm_hard() as u32)
         .min(hard_cap)
         .max(MIN_THINK);
